@@ -1,0 +1,16 @@
+"""patience: play, solve and study the Four Seasons, Quadrennial and Fours Up families.
+
+>>> import patience
+>>> g = patience.new_game("four-seasons", deal=1)
+>>> sorted(g.piles)[:3]
+['f1', 'f2', 'f3']
+"""
+
+from patience.game import Game, GameInfo, IllegalMove, games, new_game
+from patience.games import UnknownGame, get_spec
+from patience.rules import DEAL, GameSpec, Move, State
+
+__version__ = "0.1.0"
+
+__all__ = ["DEAL", "Game", "GameInfo", "GameSpec", "IllegalMove", "Move", "State", "UnknownGame",
+           "games", "get_spec", "new_game"]

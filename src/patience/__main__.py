@@ -1,0 +1,3 @@
+from patience.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,355 @@
+"""The one rules engine: reads a :class:`GameSpec`, deals, lists and plays moves.
+
+All functions are pure: a :class:`State` goes in, a new one comes out.  The
+search in :mod:`patience.solver` and the :class:`~patience.game.Game` object
+both build on :class:`Rules`.
+"""
+
+from __future__ import annotations
+
+from patience.cards import Card, card_text, full_deck, is_red, make_card, rank_of, suit_of
+from patience.cards import RANK_NAMES
+from patience.deals import shuffled
+from patience.rules.spec import Build, GameSpec, Opening, Runs, Space, StockKind
+from patience.rules.state import DEAL, Move, Pile, State
+
+
+class Rules:
+    """A game's rules compiled for fast use: pile indices and rank tables."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.ids = spec.pile_ids
+        self.index = {pid: i for i, pid in enumerate(self.ids)}
+        self.stock = 0
+        self.waste = self.index.get("waste", -1)
+        self.found = [i for i, p in enumerate(self.ids) if p[0] == "f"]
+        self.tab = [i for i, p in enumerate(self.ids) if p[0] == "t"]
+        self.res = [i for i, p in enumerate(self.ids) if p[0] == "r"]
+        self.cell = [i for i, p in enumerate(self.ids) if p[0] == "c"]
+        self.kind = [p[0] if p[0] in "ftrc" else p for p in self.ids]
+        n = spec.ranks
+        # succ/pred with wrap, indexed by rank 1..n
+        self.succ = [0] + [r % n + 1 for r in range(1, n + 1)]
+        self.pred = [0] + [(r - 2) % n + 1 for r in range(1, n + 1)]
+        self.total = spec.card_count
+        self.start_len = 1 if spec.prefilled else 0  # cards of a foundation that never move
+
+    # ------------------------------------------------------------------ deal
+    def deck(self) -> list[Card]:
+        """Every card of the game, in the fixed order before the shuffle."""
+        return [c for _ in range(self.spec.decks) for c in full_deck(self.spec.ranks,
+                                                                       self.spec.suits)]
+
+    def initial_state(self, deal: int) -> State:
+        """The layout of deal number ``deal``, after any automatic opening moves."""
+        spec = self.spec
+        piles: list[list[Card]] = [[] for _ in self.ids]
+        cards = self.deck()
+        base = spec.base_rank or 0
+        if spec.prefilled:
+            assert spec.base_rank is not None
+            starters = [make_card(spec.base_rank, s) for _ in range(spec.decks)
+                        for s in range(spec.suits)]
+            for f, c in zip(self.found, starters, strict=True):
+                piles[f].append(c)
+                cards.remove(c)
+        pack = shuffled(cards, deal)
+        pos = 0
+        if spec.opening is Opening.DICK_1883:
+            pos, base = self._deal_1883(piles, pack)
+        else:
+            for pid in spec.deal_order:
+                c = pack[pos]
+                pos += 1
+                piles[self.index[pid]].append(c)
+                if pid[0] == "f" and not spec.prefilled and base == 0:
+                    base = rank_of(c)
+        piles[self.stock] = list(reversed(pack[pos:]))
+        return State(tuple(tuple(p) for p in piles), base, 1)
+
+    def _deal_1883(self, piles: list[list[Card]], pack: list[Card]) -> tuple[int, int]:
+        """RULES A2's opening: found, then fill the cross, until it is full."""
+        base = rank_of(pack[0])
+        piles[self.found[0]].append(pack[0])
+        pos = 1
+        while pos < len(pack) and any(not piles[t] for t in self.tab):
+            c = pack[pos]
+            pos += 1
+            for f in self.found:
+                p = piles[f]
+                if (not p and rank_of(c) == base) or (p and self._fits_foundation(c, p)):
+                    p.append(c)
+                    break
+            else:
+                next(piles[t] for t in self.tab if not piles[t]).append(c)
+        return pos, base
+
+    # ------------------------------------------------------------ predicates
+    def _fits_foundation(self, c: Card, pile: Pile | list[Card]) -> bool:
+        top = pile[-1]
+        if len(pile) >= self.spec.ranks or rank_of(c) != self.succ[rank_of(top)]:
+            return False
+        b = self.spec.foundation_build
+        return b is Build.ANY or (b is Build.SUIT and suit_of(c) == suit_of(top)) or \
+            (b is Build.ALT_COLOR and is_red(c) != is_red(top))
+
+    def foundation_takes(self, c: Card, pile: Pile, base: int) -> bool:
+        if not pile:
+            return rank_of(c) == base
+        return self._fits_foundation(c, pile)
+
+    def builds_on(self, c: Card, top: Card, base: int) -> bool:
+        """May ``c`` be placed on tableau card ``top``?  (Nothing on a base-rank card.)"""
+        rt = rank_of(top)
+        if rt == base or rank_of(c) != self.pred[rt]:
+            return False
+        b = self.spec.tableau_build
+        return b is Build.ANY or (b is Build.ALT_COLOR and is_red(c) != is_red(top)) or \
+            (b is Build.SUIT and suit_of(c) == suit_of(top))
+
+    def run_length(self, pile: Pile, base: int) -> int:
+        """How many top cards of ``pile`` form a run (each on the card beneath it)."""
+        n = len(pile)
+        if n == 0:
+            return 0
+        k = 1
+        while k < n and self.builds_on(pile[n - k], pile[n - k - 1], base):
+            k += 1
+        return k
+
+    def is_won(self, st: State) -> bool:
+        return sum(len(st.piles[f]) for f in self.found) == self.total
+
+    # ----------------------------------------------------------------- moves
+    def vacancy_fills(self, st: State) -> list[Move]:
+        """RULES A2: the moves that fill a pending vacancy (empty when none is)."""
+        piles = st.piles
+        empty = [t for t in self.tab if not piles[t]]
+        if not empty:
+            return []
+        ids = self.ids
+        out: list[Move] = []
+        waste_top = self.waste >= 0 and bool(piles[self.waste])
+        for t in empty:
+            for s in self.tab:
+                if s != t and piles[s]:
+                    out.append(Move(ids[s], ids[t]))
+            if waste_top:
+                out.append(Move("waste", ids[t]))
+            elif piles[self.stock]:
+                out.append(Move("stock", ids[t]))
+        return out
+
+    def legal_moves(self, st: State) -> list[Move]:
+        """Every legal move, pointless ones included (RULES §0)."""
+        spec = self.spec
+        if self.is_won(st):
+            return []
+        if spec.space is Space.VACANCY:
+            fills = self.vacancy_fills(st)
+            if fills:
+                return fills
+        piles = st.piles
+        ids = self.ids
+        base = st.base
+        out: list[Move] = []
+        # single cards: (pile index, may it go to the tableau?)
+        sources: list[tuple[int, bool]] = []
+        if self.waste >= 0 and piles[self.waste]:
+            sources.append((self.waste, spec.waste_to_tableau))
+        sources += [(t, True) for t in self.tab if piles[t]]
+        sources += [(r, False) for r in self.res if piles[r]]
+        sources += [(c, False) for c in self.cell if piles[c]]
+        if spec.playback:
+            sources += [(f, True) for f in self.found if len(piles[f]) > self.start_len]
+        space_ok = spec.space is Space.ANY
+        for s, to_tab in sources:
+            c = piles[s][-1]
+            for f in self.found:
+                if f != s and self.foundation_takes(c, piles[f], base):
+                    out.append(Move(ids[s], ids[f]))
+            if to_tab:
+                for t in self.tab:
+                    if t == s:
+                        continue
+                    p = piles[t]
+                    if (self.builds_on(c, p[-1], base) if p else space_ok):
+                        out.append(Move(ids[s], ids[t]))
+        if spec.runs is not Runs.NONE:
+            for s in self.tab:
+                k = self.run_length(piles[s], base)
+                for n in range(2, k + 1):
+                    c = piles[s][-n]
+                    for t in self.tab:
+                        if t == s:
+                            continue
+                        p = piles[t]
+                        if p:
+                            if self.builds_on(c, p[-1], base):
+                                out.append(Move(ids[s], ids[t], n))
+                        elif spec.runs is Runs.ANY:
+                            out.append(Move(ids[s], ids[t], n))
+        if spec.stock_to_space and piles[self.stock]:
+            for t in self.tab:
+                if not piles[t]:
+                    out.append(Move("stock", ids[t]))
+        if self.can_deal(st):
+            out.append(DEAL)
+        return out
+
+    def can_deal(self, st: State) -> bool:
+        return bool(st.piles[self.stock]) or st.passes < self.spec.passes and \
+            any(st.piles[p] for p in (self.res if self.spec.stock is StockKind.RESERVE_ROW
+                                      else [self.waste]))
+
+    def apply(self, st: State, m: Move) -> State:
+        """Play ``m`` (assumed legal) and the automatic moves it forces."""
+        piles = list(st.piles)
+        passes = st.passes
+        if m.src == "deal":
+            passes = self._deal(piles, passes)
+        else:
+            s = self.index[m.src]
+            d = self.index[m.dst]
+            src = piles[s]
+            n = m.n
+            piles[d] = piles[d] + src[-n:]
+            piles[s] = src = src[:-n]
+            if not src and piles[self.stock]:
+                kind = self.kind[s]
+                if (kind == "t" and self.spec.space is Space.AUTO) or \
+                        (kind == "c" and self.spec.refill_cells):
+                    stock = piles[self.stock]
+                    piles[s] = stock[-1:]
+                    piles[self.stock] = stock[:-1]
+        return State(tuple(piles), st.base, passes)
+
+    def _deal(self, piles: list[Pile], passes: int) -> int:
+        stock = piles[self.stock]
+        if self.spec.stock is StockKind.WASTE:
+            if stock:
+                piles[self.waste] = piles[self.waste] + stock[-1:]
+                piles[self.stock] = stock[:-1]
+            else:  # redeal: turn the waste over, unshuffled
+                piles[self.stock] = piles[self.waste][::-1]
+                piles[self.waste] = ()
+                passes += 1
+            return passes
+        if not stock:
+            # RULES A6 gathering: the new stock deals r8 bottom..top, then r7, … r1
+            order: list[Card] = []
+            for r in reversed(self.res):
+                order += piles[r]
+                piles[r] = ()
+            piles[self.stock] = tuple(reversed(order))
+            passes += 1
+        targets = [r for r in self.res if piles[r]] or self.res
+        stock = piles[self.stock]
+        for r in targets:
+            if not stock:
+                break
+            piles[r] = piles[r] + stock[-1:]
+            stock = stock[:-1]
+        piles[self.stock] = stock
+        return passes
+
+    # --------------------------------------------------------- explanations
+    def why_illegal(self, st: State, m: Move) -> str | None:
+        """``None`` when ``m`` is legal in ``st``, else why not, in words."""
+        if m in self.legal_moves(st):
+            return None
+        spec = self.spec
+        piles = st.piles
+        if self.is_won(st):
+            return "the game is already won"
+        for pid in (m.src, m.dst):
+            if pid and pid != "deal" and pid not in self.index:
+                return f"this game has no pile {pid!r} (its piles: {', '.join(self.ids)})"
+        if spec.space is Space.VACANCY and self.vacancy_fills(st):
+            empty = [self.ids[t] for t in self.tab if not piles[t]]
+            if m.dst in empty and m.n > 1:
+                return "a vacancy takes a single card, never a packet"
+            if m.src == "stock" and m.dst in empty:
+                return "the waste has cards, so a vacancy is filled from the waste, not the stock"
+            return (f"{' and '.join(empty)} must be filled first: while a cross pile is empty the "
+                    "only moves allowed fill it with the top card of another pile or of the waste")
+        if m.is_deal:
+            if piles[self.stock]:
+                return "you cannot deal now"
+            if spec.passes > 1 and st.passes >= spec.passes:
+                return f"the stock is empty and all {spec.passes} passes have been made"
+            return "the stock is empty and there is no redeal"
+        if m.src == "stock":
+            if not spec.stock_to_space:
+                return "this game never turns a stock card straight into a pile; use deal"
+            if not piles[self.stock]:
+                return "the stock is empty"
+            if m.dst[0] != "t":
+                return "stock>tK only fills an empty tableau pile"
+            if piles[self.index[m.dst]]:
+                return f"{m.dst} is not empty: the stock card only fills a space"
+            return "that move is not allowed here"
+        s, d = self.index[m.src], self.index[m.dst]
+        src, dst = piles[s], piles[d]
+        if s == d:
+            return "a card cannot move onto its own pile"
+        if not src:
+            return f"{m.src} is empty"
+        ks, kd = self.kind[s], self.kind[d]
+        if ks == "f":
+            if not spec.playback:
+                return "cards never leave a foundation"
+            if len(src) <= self.start_len:
+                return f"{m.src}'s starting {RANK_NAMES[rank_of(src[0]) - 1]} never moves"
+        if kd in ("stock", "waste"):
+            return f"nothing is ever placed on the {kd}"
+        if kd == "r":
+            return "nothing is ever placed on a reserve pile"
+        if kd == "c":
+            return "nothing is placed on a cell: it is refilled from the stock"
+        if m.n > len(src):
+            return f"{m.src} holds only {len(src)} card{'s' if len(src) != 1 else ''}"
+        if m.n > 1:
+            if spec.runs is Runs.NONE:
+                return "only one card moves at a time"
+            if kd == "f":
+                return "a foundation takes one card at a time"
+            if self.run_length(src, st.base) < m.n:
+                return f"the top {m.n} cards of {m.src} are not a sequence that moves together"
+            if not dst and spec.runs is Runs.PACKET:
+                return "a packet never fills a space: a vacancy takes a single card"
+        c = src[-m.n]
+        ct = card_text(c)
+        if ks in ("r", "c") and kd != "f":
+            return f"a {'reserve' if ks == 'r' else 'cell'} card goes only to a foundation"
+        if ks == "waste" and kd == "t" and not spec.waste_to_tableau:
+            return "the waste top goes only to a foundation"
+        if kd == "f":
+            if not dst:
+                return (f"an empty foundation takes only a card of the base rank "
+                        f"({RANK_NAMES[st.base - 1]}), not {ct}")
+            if len(dst) >= spec.ranks:
+                return f"{m.dst} is complete"
+            top = dst[-1]
+            need = RANK_NAMES[self.succ[rank_of(top)] - 1]
+            how = {Build.SUIT: " of the same suit", Build.ANY: "",
+                   Build.ALT_COLOR: " of the other colour"}[spec.foundation_build]
+            return f"{ct} does not go on {card_text(top)}: {m.dst} needs a {need}{how}"
+        # to the tableau
+        if not dst:
+            if spec.space is Space.AUTO:
+                return "an emptied pile is refilled from the stock; the player never fills it"
+            return "that move is not allowed here"
+        top = dst[-1]
+        if rank_of(top) == st.base:
+            return (f"nothing is ever placed on a card of the base rank "
+                    f"({card_text(top)} is a {RANK_NAMES[st.base - 1]})")
+        need = RANK_NAMES[self.pred[rank_of(top)] - 1]
+        if rank_of(c) != self.pred[rank_of(top)]:
+            return f"{ct} does not go on {card_text(top)}: only a {need} does"
+        if spec.tableau_build is Build.ALT_COLOR:
+            return f"{ct} does not go on {card_text(top)}: the colours must alternate"
+        if spec.tableau_build is Build.SUIT:
+            return f"{ct} does not go on {card_text(top)}: the suits must match"
+        return "that move is not allowed here"
