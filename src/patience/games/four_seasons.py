@@ -91,7 +91,7 @@ SIMPLICITY = dataclasses.replace(
     section="A5",
     tableau=12,
     tableau_build=Build.ALT_COLOR,
-    deal_order=tuple(f"t{i}" for i in range(1, 13)) + ("f1",),
+    deal_order=(*(f"t{i}" for i in range(1, 13)), "f1"),
     odds="", odds_source="", odds_value=None,
     difficulty="medium",
     related=("four-seasons", "czarina", "corners", "four-seasons-1883"),

@@ -7,8 +7,19 @@ both build on :class:`Rules`.
 
 from __future__ import annotations
 
-from patience.cards import Card, card_text, full_deck, is_red, make_card, rank_of, suit_of
-from patience.cards import RANK_NAMES
+from collections.abc import Mapping, Sequence
+
+from patience.cards import (
+    RANK_NAMES,
+    Card,
+    card_text,
+    full_deck,
+    is_red,
+    make_card,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from patience.deals import shuffled
 from patience.rules.spec import Build, GameSpec, Opening, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, Pile, State
@@ -84,6 +95,20 @@ class Rules:
             else:
                 next(piles[t] for t in self.tab if not piles[t]).append(c)
         return pos, base
+
+    def make_state(self, piles: Mapping[str, Sequence[str | Card]], base: int | None = None,
+                   passes: int = 1) -> State:
+        """A position from pile id → cards (texts or codes), bottom to top; unnamed piles
+        are empty.  For tests and analysis: card counts are not checked."""
+        out: list[Pile] = [() for _ in self.ids]
+        for pid, cards in piles.items():
+            if pid not in self.index:
+                raise ValueError(f"this game has no pile {pid!r}")
+            out[self.index[pid]] = tuple(parse_card(c) if isinstance(c, str) else c
+                                         for c in cards)
+        if base is None:
+            base = self.spec.base_rank or 0
+        return State(tuple(out), base, passes)
 
     # ------------------------------------------------------------ predicates
     def _fits_foundation(self, c: Card, pile: Pile | list[Card]) -> bool:
@@ -199,9 +224,9 @@ class Rules:
         return out
 
     def can_deal(self, st: State) -> bool:
-        return bool(st.piles[self.stock]) or st.passes < self.spec.passes and \
+        return bool(st.piles[self.stock]) or (st.passes < self.spec.passes and \
             any(st.piles[p] for p in (self.res if self.spec.stock is StockKind.RESERVE_ROW
-                                      else [self.waste]))
+                                      else [self.waste])))
 
     def apply(self, st: State, m: Move) -> State:
         """Play ``m`` (assumed legal) and the automatic moves it forces."""
