@@ -36,7 +36,7 @@ FOUR_SEASONS_1883 = dataclasses.replace(
     FOUR_SEASONS,
     id="four-seasons-1883",
     name="Four Seasons (1883)",
-    aliases=("Four Seasons original rules", "Dick's Four Seasons"),
+    aliases=(),
     section="A2",
     runs=Runs.PACKET,
     space=Space.VACANCY,

@@ -298,13 +298,16 @@ class Rules:
             if m.src == "stock" and m.dst in empty:
                 return "the waste has cards, so a vacancy is filled from the waste, not the stock"
             return (f"{' and '.join(empty)} must be filled first: while a cross pile is empty the "
-                    "only moves allowed fill it with the top card of another pile or of the waste")
+                    "only moves allowed fill it with the top card of another pile or of the waste "
+                    "(or, when the waste is empty, with the next stock card)")
         if m.is_deal:
             if piles[self.stock]:
                 return "you cannot deal now"
             if spec.passes > 1 and st.passes >= spec.passes:
                 return f"the stock is empty and all {spec.passes} passes have been made"
             return "the stock is empty and there is no redeal"
+        if m.n > 1 and m.src in ("stock", "waste"):
+            return f"only one card at a time leaves the {m.src}"
         if m.src == "stock":
             if not spec.stock_to_space:
                 return "this game never turns a stock card straight into a pile; use deal"

@@ -1,0 +1,664 @@
+"""The rules of every game in words, for players (Markdown).
+
+One source for the terminal (``patience rules GAME``) and for ``docs/rules.md``
+(:func:`rules_markdown_all`; a test keeps the file equal to it).  Each text states
+the layout, the deal, foundations, tableau, spaces, stock and how to win, then
+every decision made where sources disagree (RULES.md "Decisions"), then the
+pile ids and move syntax, which are generated from the game's declaration.
+
+>>> text = rules_text("fours-up")
+>>> text.splitlines()[0]
+'## Fours Up'
+>>> "nothing is ever placed on a Four" in text
+True
+
+Regenerate the page with ``python -m patience.rules_text > docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from dataclasses import dataclass
+from textwrap import dedent
+
+from patience.games import get_spec
+from patience.rules.spec import GameSpec, Runs, Space, StockKind
+
+__all__ = ["RULES_GAMES", "rules_markdown_all", "rules_text"]
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A game's rules: an introduction, titled sections, and its decisions."""
+
+    intro: str
+    sections: tuple[tuple[str, str], ...]
+    decisions: tuple[str, ...]
+
+
+def _md(text: str) -> str:
+    """Dedent a triple-quoted paragraph block and trim it."""
+    return dedent(text).strip()
+
+
+_WIDTH = 96
+
+
+def _fill(text: str, indent: str = "") -> str:
+    """One paragraph (or list item) re-wrapped; continuation lines get ``indent``."""
+    return textwrap.fill(" ".join(text.split()), width=_WIDTH, subsequent_indent=indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
+# ----------------------------------------------------------- Four Seasons (A1)
+_AIM_ONE_DECK = "Move all 52 cards to the four foundations."
+
+_FS_LAYOUT = _md("""
+    Five piles form a cross: `t1` at the top, `t2` on the left, `t3` in the centre, `t4` on the
+    right and `t5` at the bottom. The four foundations sit at the corners of the cross: `f1`
+    top-left, `f2` top-right, `f3` bottom-left and `f4` bottom-right. Beside them are the
+    stock (face down) and the waste (face up).
+    """)
+
+_FS_DEAL = _md("""
+    Three cards are dealt face up in a row (`t2`, `t3`, `t4`), then one above the middle card
+    (`t1`) and one below it (`t5`). The sixth card goes to `f1`: its rank is the **base rank**
+    of this deal (shown at the top of the screen). The other 46 cards form the stock. The waste
+    starts empty.
+    """)
+
+_FS_FOUNDATIONS = _md("""
+    `f1` starts with the card that fixed the base rank. Each of `f2`, `f3` and `f4` stays empty
+    until a card of the base rank is played to it: any empty foundation takes any card of the
+    base rank. A foundation builds **up in suit**, turning the corner from King to Ace: with
+    base rank Nine a foundation runs 9 10 J Q K A 2 3 4 5 6 7 8. A foundation is complete with
+    13 cards. Cards never leave a foundation.
+    """)
+
+_BASE_RULE = _md("""
+    **Nothing is ever placed on a card of the base rank**: with base rank Jack nothing goes on
+    a Jack, and with base rank Ace no King goes on an Ace.
+    """)
+
+_FS_TABLEAU = _md("""
+    Only the top card of each pile is available. A card may be placed on the top card of a
+    pile when it is **one rank lower, regardless of suit**: a Seven on an Eight, a Two on a
+    Three and, turning the corner, a King on an Ace.
+    """) + " " + _BASE_RULE + " Only one card moves at a time."
+
+_FS_SPACES = _md("""
+    An empty pile of the cross may be filled with any available card: the top card of another
+    pile, the top card of the waste, or the next card of the stock, turned straight into the
+    space (`stock>t2`).
+    """)
+
+_FS_STOCK = _md("""
+    `deal` turns the next card of the stock face up onto the waste, at any time while the
+    stock has cards. The top card of the waste may be played to a foundation, onto a pile of
+    the cross or into a space. There is **no redeal**: once the stock is empty it stays empty.
+    """)
+
+_WIN_LOSE = _md("""
+    You win when every card is on a foundation. The game is lost when it is not won and no
+    legal move is left.
+    """)
+
+_D_BASE = _md("""
+    **Building across the base is forbidden**: nothing is ever placed on a card of the base
+    rank, so a King goes on an Ace only when the base rank is not Ace. The source says "kings
+    go on aces unless aces are the foundation base"; this is that rule for any base.
+    PySolFC allows building across the base; Politaire and Solvitaire do not.
+    """)
+
+_D_STOCK_TO_SPACE = _md("""
+    **A space may be filled straight from the stock** (`stock>tK`), as the source says ("the
+    top card of the waste, or a card from the stock"); PySolFC allows only the waste.
+    """)
+
+_D_WASTE_EMPTY = "**The waste starts empty**: every card not dealt is in the stock."
+
+
+def _four_seasons() -> _Text:
+    return _Text(
+        intro=_md("""
+            Four Seasons is a one-deck patience: a cross of five piles, a foundation at each
+            corner, and a stock turned one card at a time. It is not to be confused with
+            Fortune's Favor, which was once also called Four Seasons.
+            """),
+        sections=(
+            ("Aim", _AIM_ONE_DECK),
+            ("Layout", _FS_LAYOUT),
+            ("Deal", _FS_DEAL),
+            ("Foundations", _FS_FOUNDATIONS),
+            ("Tableau", _FS_TABLEAU),
+            ("Spaces", _FS_SPACES),
+            ("Stock and waste", _FS_STOCK),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(_D_BASE, _D_STOCK_TO_SPACE, _D_WASTE_EMPTY),
+    )
+
+
+# ------------------------------------------------------- Four Seasons 1883 (A2)
+def _four_seasons_1883() -> _Text:
+    return _Text(
+        intro=_md("""
+            The game as first published by Dick in 1883, laid out in a 3×3 square. It plays
+            like Four Seasons, except that the opening deal founds corners and fills the cross
+            by itself, packets of cards move together ("marriages"), and an empty pile must be
+            filled at once.
+            """),
+        sections=(
+            ("Aim", _AIM_ONE_DECK),
+            ("Layout", _md("""
+                A 3×3 square. The four corners are the foundations: `f1` top-left, `f2`
+                top-right, `f3` bottom-left, `f4` bottom-right. The five other places form the
+                cross: `t1` top middle, `t2` middle left, `t3` centre, `t4` middle right, `t5`
+                bottom middle. Beside the square are the stock (face down) and the waste (face
+                up).
+                """)),
+            ("Opening deal (automatic)", _md("""
+                Cards are turned one at a time from the shuffled pack. The first goes to `f1`
+                and fixes the **base rank**. Each following card goes, in this order of
+                preference, to a foundation it fits (a card of the base rank founds the next
+                empty corner, `f2`, then `f3`, then `f4`; any other card continues a foundation
+                in suit); otherwise to the first empty pile of `t1` … `t5`. This stops as soon
+                as all five cross piles hold a card, and the rest of the pack is the stock. The
+                game does all this for you; the waste starts empty.
+                """)),
+            ("Foundations", _md("""
+                As in Four Seasons: each foundation builds **up in suit** from the base rank,
+                turning the corner from King to Ace, and is complete with 13 cards. During play
+                a card of the base rank may found any empty corner. Cards never leave a
+                foundation.
+                """)),
+            ("Tableau (marriages)", _md("""
+                A card may be placed on a card of the cross **one rank higher, regardless of
+                suit**, turning the corner (a King on an Ace).
+                """) + " " + _BASE_RULE + " " + _md("""
+                A **packet** (the top cards of a pile, each one rank below the card beneath it
+                by that rule) may be moved together onto another pile that is not empty, when
+                the packet's bottom card could be placed on that pile's top card: `t2>t5x3`
+                moves a packet of three.
+                """)),
+            ("Vacancies must be filled at once", _md("""
+                While a pile of the cross is empty, the only moves allowed are those that fill
+                it with a **single card**: the top card of another cross pile, or the top card
+                of the waste; only when the waste is empty may it be filled with the next card
+                of the stock (`stock>t2`). While a vacancy is pending you cannot `deal` either.
+                If no such fill exists, the vacancy does not restrict play.
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock onto the waste, at any time when no
+                vacancy is pending. The top card of the waste may go to a foundation, onto a
+                cross pile or into a vacancy. There is **no redeal**.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                **Only the opening deal plays cards by itself**: afterwards every move is
+                yours (nothing goes to a foundation or into a vacancy automatically), and a
+                card of the base rank may found any empty corner.
+                """),
+            _md("""
+                **A packet never fills a vacancy**: a vacancy takes a single card, as the
+                source says.
+                """),
+            _md("""
+                **A vacancy may be filled with a pile's only card**, which leaves a new
+                vacancy: pointless, but legal.
+                """),
+            _md("""
+                **A pending vacancy also blocks `deal`**: fill it first. The source deals the
+                next card only once the possible moves are made, and a vacancy is to be
+                filled at once.
+                """),
+            "From Four Seasons: " + _D_BASE,
+            "From Four Seasons: " + _D_WASTE_EMPTY,
+        ),
+    )
+
+
+# ------------------------------------------------------------------ Czarina (A3)
+def _czarina() -> _Text:
+    return _Text(
+        intro=_md("""
+            Czarina is Four Seasons in which an emptied pile of the cross is refilled at once
+            from the stock: you never fill a space yourself.
+            """),
+        sections=(
+            ("Aim", _AIM_ONE_DECK),
+            ("Layout", _FS_LAYOUT),
+            ("Deal", _FS_DEAL),
+            ("Foundations", _FS_FOUNDATIONS),
+            ("Tableau", _FS_TABLEAU),
+            ("Spaces", _md("""
+                **A pile of the cross that becomes empty is at once refilled with the next
+                card of the stock**, as part of the move that emptied it. You never move a card
+                into an empty pile. Once the stock is empty, an emptied pile stays empty.
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock face up onto the waste, at any time
+                while the stock has cards. The top card of the waste may be played to a
+                foundation or onto a pile of the cross (never into a space). There is **no
+                redeal**.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                **Spaces are filled only by the stock, automatically**, as the source says
+                ("any space on the cross is immediately filled only from the stock"): Four
+                Seasons' `stock>tK` and filling a space from the waste or the cross do not
+                exist here, and once the stock is empty an emptied pile stays empty.
+                """),
+            "From Four Seasons: " + _D_BASE,
+            "From Four Seasons: " + _D_WASTE_EMPTY,
+        ),
+    )
+
+
+# ------------------------------------------------------------------ Corners (A4)
+def _corners() -> _Text:
+    return _Text(
+        intro=_md("""
+            Corners is Four Seasons in which the cross is a reserve of five cells: nothing is
+            built there, and every card goes straight to the foundations.
+            """),
+        sections=(
+            ("Aim", _AIM_ONE_DECK),
+            ("Layout", _md("""
+                Five **cells** form a cross: `c1` at the top, `c2` on the left, `c3` in the
+                centre, `c4` on the right and `c5` at the bottom. The four foundations sit at
+                the corners: `f1` top-left, `f2` top-right, `f3` bottom-left and `f4`
+                bottom-right. Beside them are the stock (face down) and the waste (face up).
+                """)),
+            ("Deal", _md("""
+                Three cards are dealt face up in a row (`c2`, `c3`, `c4`), then one above the
+                middle card (`c1`) and one below it (`c5`). The sixth card goes to `f1`: its
+                rank is the **base rank** of this deal. The other 46 cards form the stock. The
+                waste starts empty.
+                """)),
+            ("Foundations", _FS_FOUNDATIONS),
+            ("Cells", _md("""
+                Each cell holds **at most one card**. Nothing is built on a cell. A cell's card
+                may only go to a foundation. **An emptied cell is at once refilled with the
+                next card of the stock**; once the stock is empty it stays empty.
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock face up onto the waste, at any time
+                while the stock has cards. The top card of the waste may **only go to a
+                foundation**. There is **no redeal**.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                Other books give Corners **two redeals and four independent foundation bases**
+                (Hoffmann, PySolFC) or two redeals (Politaire). The commissioning document
+                describes only the cells, so the rest of Four Seasons stands: **no redeal,
+                and one base rank for all four foundations**, fixed by the deal.
+                """),
+            "From Four Seasons: " + _D_WASTE_EMPTY,
+            _md("""
+                From Four Seasons, building across the base and filling spaces do not arise:
+                nothing is built on a cell, and only the stock fills an empty cell.
+                """),
+        ),
+    )
+
+
+# --------------------------------------------------------------- Simplicity (A5)
+def _simplicity() -> _Text:
+    return _Text(
+        intro=_md("""
+            Simplicity is Four Seasons with twelve piles in two rows of six, built down in
+            alternating colours.
+            """),
+        sections=(
+            ("Aim", _AIM_ONE_DECK),
+            ("Layout", _md("""
+                **Twelve piles in two rows of six**: `t1` … `t6` in the top row from left to
+                right, `t7` … `t12` in the bottom row. Four foundations `f1` … `f4`, the stock
+                (face down) and the waste (face up).
+                """)),
+            ("Deal", _md("""
+                One card face up on each of `t1` … `t12`, in that order. **The thirteenth card
+                goes to `f1`**: its rank is the **base rank** of this deal. The other 39 cards
+                form the stock. The waste starts empty.
+                """)),
+            ("Foundations", _FS_FOUNDATIONS),
+            ("Tableau", _md("""
+                Only the top card of each pile is available. A card may be placed on the top
+                card of a pile when it is **one rank lower and of the other colour** (red on
+                black, black on red): a red Seven on a black Eight and, turning the corner, a
+                black King on a red Ace.
+                """) + " " + _BASE_RULE + " Only one card moves at a time."),
+            ("Spaces", _md("""
+                An empty pile may be filled with any available card: the top card of another
+                pile, the top card of the waste, or the next card of the stock, turned straight
+                into the space (`stock>t7`).
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock face up onto the waste, at any time
+                while the stock has cards. The top card of the waste may be played to a
+                foundation, onto a pile or into a space. There is **no redeal**.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=("From Four Seasons: " + _D_BASE,
+                   "From Four Seasons: " + _D_STOCK_TO_SPACE,
+                   "From Four Seasons: " + _D_WASTE_EMPTY),
+    )
+
+
+# -------------------------------------------------------------- Quadrennial (A6)
+def _quadrennial() -> _Text:
+    return _Text(
+        intro=_md("""
+            Quadrennial is the four-deck edition of Acquaintance: Leap Year with two redeals.
+            Sixteen Aces start on sixteen foundations; each deal puts a card on every reserve
+            pile, and two redeals gather them back.
+            """),
+        sections=(
+            ("Aim", "Move all 208 cards to the sixteen foundations."),
+            ("Layout", _md("""
+                Sixteen foundations `f1` … `f16` and eight reserve piles `r1` … `r8`, with the
+                stock (face down). There is no waste.
+                """)),
+            ("Deal", _md("""
+                Four decks, 208 cards. The sixteen Aces are taken out before the shuffle, one
+                on each foundation. One card is dealt face up on each reserve pile. The other
+                184 cards form the stock.
+                """)),
+            ("Foundations", _md("""
+                A foundation builds **up regardless of suit**: any Two on an Ace, any Three on
+                a Two, and so on up to the King. It is complete with 13 cards (Ace to King).
+                (The source says a King may be followed by an Ace; since every Ace starts on a
+                foundation, this never happens.) **The top card of a foundation may be moved to
+                another foundation that accepts it**; a starting Ace never moves.
+                """)),
+            ("Reserve", _md("""
+                Only the top card of each reserve pile is available, and **only to a
+                foundation**. You never place a card on a reserve pile: only the stock does.
+                """)),
+            ("Stock", _md("""
+                `deal`, at any time while the stock has cards, puts one card face up on **each
+                reserve pile that is not empty**, in order `r1` … `r8`. An empty reserve pile
+                stays empty until the next redeal. If the stock runs out part-way, the later
+                piles get nothing. If every reserve pile is empty, `deal` puts one card on each
+                of `r1` … `r8`.
+                """)),
+            ("Redeals", _md("""
+                When the stock is empty and a redeal is left, `deal` gathers the reserve piles
+                back into the stock, in order and without shuffling, and at once deals one card
+                onto each of `r1` … `r8`. **Three passes in all**: the first deal and two
+                redeals. Gathering order: stack `r1` onto `r2`, that onto `r3`, … onto `r8`,
+                and turn the packet face down. So the new stock deals first the bottom card of
+                `r8`, then the rest of `r8` from bottom to top, then `r7` from bottom to top,
+                …, and last `r1`.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                **Deals skip empty reserve piles**, as the commissioning document says
+                ("empty reserve piles are not filled by a tap: they simply stay open until the
+                next full redeal"); the classic Auld Lang Syne family deals onto every pile.
+                """),
+            _md("""
+                **When every reserve pile is empty and the stock still has cards**, `deal`
+                puts one card on each of `r1` … `r8` (otherwise the game would halt with cards
+                in the stock).
+                """),
+            _md("""
+                **Gathering order** for a redeal as described above (it is also PySolFC's for
+                Acquaintance). Example: `r1` holds a1 a2 a3 (bottom to top), `r2` holds b1 b2,
+                the other piles are empty and so is the stock, and a redeal is left. The new
+                stock deals b1 b2 a1 a2 a3, and the redeal's own row puts b1 on `r1`, b2 on
+                `r2`, a1 on `r3`, a2 on `r4` and a3 on `r5`; the stock is then empty again.
+                """),
+        ),
+    )
+
+
+# ----------------------------------------------------------------- Fours Up (A7)
+def _fours_up() -> _Text:
+    return _Text(
+        intro=_md("""
+            Fours Up, by Thomas Warfield, is the fourth game of a series that began with Busy
+            Aces, Deuces and Three's Company, and the most permissive of them: the tableau
+            builds down regardless of suit and any run moves. Two decks; the foundations
+            start from the eight Fours.
+            """),
+        sections=(
+            ("Aim", "Move all 104 cards to the eight foundations."),
+            ("Layout", _md("""
+                Eight foundations `f1` … `f8`, six tableau piles `t1` … `t6`, the stock (face
+                down) and the waste (face up).
+                """)),
+            ("Deal", _md("""
+                Two decks, 104 cards. The eight Fours are taken out before the shuffle, one on
+                each foundation. One card is dealt face up on each of `t1` … `t6`. The other 90
+                cards form the stock. The waste starts empty.
+                """)),
+            ("Foundations", _md("""
+                A foundation builds **up in suit**: 4 5 6 7 8 9 10 J Q K A 2 3. It is complete
+                with 13 cards. **The top card of a foundation (never its starting Four) may be
+                played back onto any pile that accepts it**: a tableau pile, a space, or the
+                other foundation of its suit.
+                """)),
+            ("Tableau", _md("""
+                A pile builds **down regardless of suit**, turning the corner in the order of
+                the foundations read backwards: a Three takes a Two, a Two takes an Ace, an Ace
+                takes a King, a King takes a Queen, …, a Five takes a Four, and **nothing is
+                ever placed on a Four**. The Four is the lowest card of a tableau sequence: no
+                Ace, Two or Three continues a sequence below it (a Three can only start a pile,
+                in a space). **Any run** (the top cards of a pile, each of which could be
+                placed on the card beneath it) may be moved together onto a pile whose top card
+                takes the run's bottom card, or into a space: `t2>t5x3` moves a run of three.
+                """)),
+            ("Spaces", "An empty pile takes any card or any run."),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock onto the waste. **One pass, no
+                redeal.** The top card of the waste may go to a foundation, onto a tableau pile
+                or into a space. A stock card never goes straight into a pile: there is no
+                `stock>tK`.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                **The Four is the lowest card of a tableau sequence**, and Aces, Twos and
+                Threes are built on in the foundations' order (a Two on a Three, an Ace on a
+                Two, a King on an Ace). The commissioning document says "a Four is the lowest
+                card a pile can take, so Aces, Twos and Threes never continue a sequence",
+                next to foundations that run 4 … K, A, 2, 3, a 45% win rate and "the most
+                permissive building rule of the series". Read with the foundations' order, as
+                Politaire plays this series, the Four is the lowest rank and nothing continues
+                a sequence below it. Read with Aces low, Aces, Twos and Threes could never be
+                built on at all: an exact search found no win in any of 100 deals of that
+                game, which contradicts the document's 45% and "most permissive". (Pretty Good
+                Solitaire, the inventor's program, also lets a King go on an Ace.)
+                """),
+            "**Runs move regardless of suit**, as the document says.",
+            _md("""
+                **Foundation play-back is allowed**, as the document says; a foundation's
+                starting Four never moves.
+                """),
+            _md("""
+                **Play-back goes to any pile that accepts the card, other foundations
+                included**: the rules specification says "onto any pile that accepts it" and
+                the commissioning document "if another pile can take it". So a foundation's
+                top card may move onto a tableau pile, into a space, or onto the other
+                foundation of its suit when that one needs it next.
+                """),
+        ),
+    )
+
+
+_TEXTS = {
+    "four-seasons": _four_seasons,
+    "four-seasons-1883": _four_seasons_1883,
+    "czarina": _czarina,
+    "corners": _corners,
+    "simplicity": _simplicity,
+    "quadrennial": _quadrennial,
+    "fours-up": _fours_up,
+}
+
+#: The games that have a written rules text, in the order of the rules page.
+RULES_GAMES: tuple[str, ...] = tuple(_TEXTS)
+
+
+# --------------------------------------------------------------------- moves
+def _span(prefix: str, n: int) -> str:
+    if n == 1:
+        return f"`{prefix}1`"
+    if n == 2:
+        return f"`{prefix}1` and `{prefix}2`"
+    return f"`{prefix}1` … `{prefix}{n}`"
+
+
+def _moves_section(spec: GameSpec) -> str:
+    """Pile ids and move texts of a game, from its declaration."""
+    piles = ["`stock` (face down: the screen shows only how many cards it holds)"]
+    if spec.stock is StockKind.WASTE:
+        piles.append("`waste` (only its top card can be played)")
+    piles.append(f"{_span('f', spec.foundations)} (the foundations)")
+    if spec.tableau:
+        piles.append(f"{_span('t', spec.tableau)} (the tableau piles)")
+    if spec.reserves:
+        piles.append(f"{_span('r', spec.reserves)} (the reserve piles)")
+    if spec.cells:
+        piles.append(f"{_span('c', spec.cells)} (the cells)")
+    lines = [
+        _fill("Type a move as `SOURCE>TARGET`, with the pile names shown on the screen: "
+              + ", ".join(piles) + "."),
+        "",
+    ]
+    # example moves, each valid in this game
+    src = "t3" if spec.tableau >= 3 else "c3" if spec.cells >= 3 else "r3"
+    lines.append(f"- `{src}>f1`: the top card of `{src}` to foundation `f1`.")
+    if spec.stock is StockKind.WASTE:
+        if spec.tableau and spec.waste_to_tableau:
+            lines.append("- `waste>t2`: the top card of the waste onto `t2`.")
+        else:
+            lines.append("- `waste>f2`: the top card of the waste to foundation `f2`.")
+    if spec.stock_to_space or spec.space is Space.VACANCY:
+        lines.append("- `stock>t4`: the next card of the stock straight into `t4`, "
+                     "when `t4` is empty.")
+    if spec.runs is not Runs.NONE and spec.tableau:
+        lines.append("- `t2>t5x3`: the top three cards of `t2` together onto `t5`.")
+    if spec.playback:
+        if spec.tableau:
+            lines.append("- `f2>t4`: the top card of foundation `f2` back onto `t4`.")
+        else:
+            lines.append("- `f2>f7`: the top card of foundation `f2` onto foundation `f7`.")
+    if spec.stock is StockKind.WASTE:
+        what = "turn the next card of the stock onto the waste"
+    else:
+        what = "deal a card from the stock onto each reserve pile"
+    if spec.passes > 1:
+        what += ", or redeal when the stock is empty and a redeal is left"
+    lines.append(f"- `deal`: {what}.")
+    lines = [_fill(line, "  ") if line.startswith("- ") else line for line in lines]
+    lines += [
+        "",
+        _fill("When playing in the terminal you can also type `undo`, `redo`, `moves` (to list "
+              "the legal moves), `help` and `quit`."),
+    ]
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------- assembly
+_DECKS = {1: "One 52-card deck", 2: "Two decks (104 cards)", 4: "Four decks (208 cards)"}
+
+
+def _facts(spec: GameSpec) -> str:
+    facts = []
+    if spec.aliases:
+        facts.append("Also known as " + ", ".join(spec.aliases))
+    facts.append(_DECKS.get(spec.decks, f"{spec.decks} decks"))
+    if spec.odds:
+        source = f" ({spec.odds_source})" if spec.odds_source else ""
+        facts.append(f"Published odds of winning: {spec.odds}{source}")
+    return _fill("*" + ". ".join(facts) + ".*")
+
+
+def _fallback(spec: GameSpec) -> str:
+    where = f" (§{spec.section})" if spec.section else ""
+    return "\n\n".join([
+        f"## {spec.name}",
+        _facts(spec),
+        _fill(spec.summary),
+        _fill("The full rules text of this game is not written yet; see the rules "
+              f"specification{where}."),
+        "### Moves",
+        _moves_section(spec),
+    ])
+
+
+def rules_text(game_id: str) -> str:
+    """The rules of a game (by id, name or alias) in Markdown, with its decisions and moves.
+
+    Raises :class:`patience.UnknownGame` for an unknown name.
+    """
+    spec = get_spec(game_id)
+    make = _TEXTS.get(spec.id)
+    if make is None:
+        return _fallback(spec) + "\n"
+    text = make()
+    parts = [f"## {spec.name}", _facts(spec), _fill(text.intro)]
+    for title, body in text.sections:
+        parts += [f"### {title}", _fill(body)]
+    parts.append("### Decisions")
+    parts.append("Where the sources disagree, this is how the game is played here:")
+    parts.append("\n".join(_fill(f"{i}. {d}", "   ") for i, d in enumerate(text.decisions, 1)))
+    parts += ["### Moves", _moves_section(spec)]
+    return "\n\n".join(parts) + "\n"
+
+
+_PAGE_INTRO = _md("""
+    # Rules of the games
+
+    <!-- Generated by patience.rules_text.rules_markdown_all(): do not edit by hand.
+         Regenerate with: python -m patience.rules_text > docs/rules.md -->
+
+    The rules of every game, in words. `patience rules GAME` prints the same text in the
+    terminal. Where the sources of a game disagree, the choice made here is stated under
+    "Decisions".
+    """)
+
+_VOCABULARY = _md("""
+    ## Words used on this page
+
+    - **Cards.** Ranks A 2 3 4 5 6 7 8 9 10 J Q K (10 may be written T); suits clubs ♣,
+      diamonds ♦, hearts ♥, spades ♠; diamonds and hearts are red, clubs and spades black. In
+      games with several decks, identical cards are interchangeable.
+    - **Turning the corner.** Where a game says so, the ranks go round: after a King comes an
+      Ace, and below an Ace comes a King.
+    - **Piles.** The *stock* is face down: cards still to be dealt. The *waste* takes cards
+      turned from the stock; only its top card can be played. *Foundations* (`f1`, `f2`, …)
+      are where the cards must end. *Tableau* piles (`t1`, …) are built on. *Reserve* piles
+      (`r1`, …) only give cards. *Cells* (`c1`, …) hold one card each.
+    - **Top card.** The last card placed on a pile: the only one you can move, unless the game
+      lets a run of cards move together.
+    - **Space.** An empty tableau pile.
+    - **Won and lost.** A game is won when every card is on a foundation, and lost when it is
+      not won and no legal move is left.
+    """)
+
+
+def rules_markdown_all() -> str:
+    """The player-facing rules page ``docs/rules.md``: every game with a rules text."""
+    toc = "\n".join(f"- [{get_spec(g).name}](#{g})" for g in RULES_GAMES)
+    parts = [_PAGE_INTRO, toc, _VOCABULARY]
+    parts += [rules_text(g).rstrip("\n") for g in RULES_GAMES]
+    return "\n\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.stdout.write(rules_markdown_all())
