@@ -1,0 +1,88 @@
+"""Solve deals exactly: verdicts, winning lines, hints and winnable deal numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from patience.game import Game, rules_for
+from patience.games import get_spec
+from patience.rules.spec import GameSpec
+from patience.solver.search import LOST, UNKNOWN, WON, Solver, SolveResult
+
+__all__ = ["LOST", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint", "solve",
+           "solver_for", "winnable_deal"]
+
+SOLVER_VERSION = "1"
+
+_SOLVERS: dict[GameSpec, Solver] = {}
+
+
+def solver_for(spec: GameSpec) -> Solver:
+    s = _SOLVERS.get(spec)
+    if s is None:
+        s = _SOLVERS[spec] = Solver(rules_for(spec))
+    return s
+
+
+def solve(game: Game, *, max_seconds: float | None = None,
+          max_nodes: int | None = None) -> SolveResult:
+    """Decide ``game`` from its current position, knowing the stock order.
+
+    Returns a :class:`SolveResult` with ``status`` ``"won"`` (and the winning
+    line in ``moves``), ``"lost"`` (proven) or ``"unknown"`` (budget spent).
+    The game is not changed.
+    """
+    return solver_for(game.spec).solve(game.state, max_nodes=max_nodes, max_seconds=max_seconds)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """``status`` is ``"won"`` (``move`` starts a winning line), ``"lost"``
+    (proven: no line wins) or ``"heuristic"`` (undecided within the budget:
+    ``move`` is the first move towards the position with the most cards on
+    the foundations that the search reached)."""
+
+    status: str
+    move: str | None
+    result: SolveResult
+
+    @property
+    def certain(self) -> bool:
+        return self.status in (WON, LOST)
+
+    def __str__(self) -> str:
+        if self.status == WON:
+            return f"{self.move} (on a winning line)"
+        if self.status == LOST:
+            return "this position cannot be won"
+        return f"{self.move} (best guess: not proven)" if self.move else "no move"
+
+
+def hint(game: Game, max_seconds: float = 2.0) -> Hint:
+    """The first move of a winning line, ``lost`` when proven, else a labelled guess."""
+    result = solve(game, max_seconds=max_seconds)
+    if result.status == WON:
+        return Hint(WON, result.moves[0] if result.moves else None, result)
+    if result.status == LOST:
+        return Hint(LOST, None, result)
+    move = result.best_line[0] if result.best_line else None
+    if move is None:
+        legal = solver_for(game.spec).ordered_moves(game.state)
+        move = str(legal[0]) if legal else None
+    return Hint("heuristic", move, result)
+
+
+def winnable_deal(game_id: str | GameSpec, start: int = 1, *, max_seconds: float = 2.0,
+                  limit: int = 10_000) -> int:
+    """The first deal number ≥ ``start`` that the solver proves winnable.
+
+    Each deal gets ``max_seconds``; undecided deals are skipped.  Raises
+    ValueError when none of ``limit`` deals is proven winnable.
+    """
+    spec = get_spec(game_id)
+    solver = solver_for(spec)
+    for deal in range(start, start + limit):
+        st = solver.rules.initial_state(deal)
+        if solver.solve(st, max_seconds=max_seconds).status == WON:
+            return deal
+    raise ValueError(f"no winnable deal of {spec.id} found in {start}..{start + limit - 1}")

@@ -1,0 +1,127 @@
+"""Canonical transposition keys and safe moves, derived from a game's declaration.
+
+Every rule here is argued in ``docs/solver.md``; a rule is used to *cut* the
+search only with that argument.  Summary:
+
+* interchangeable piles are sorted: all tableau piles, all cells and all
+  foundations are governed by the same rules in every declaration, so a
+  permutation of them changes nothing that can happen next;
+* a stock that is only ever popped (one pass, waste games) is fixed by its
+  length;
+* a suit-built foundation is fixed by its bottom card and its height;
+* where no rule of the game looks at suits (suit-free foundations, no
+  tableau or a tableau built regardless of suit, no cells), cards are keyed by
+  rank alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from patience.rules.engine import Rules
+from patience.rules.spec import Build, Space, StockKind
+from patience.rules.state import Move, State
+
+KeyFn = Callable[[State], bytes]
+
+_RANK_TABLE = bytes((c >> 2) if c < 52 else c for c in range(256))
+SEP = b"\xff"
+
+
+def suits_matter(rules: Rules) -> bool:
+    spec = rules.spec
+    if spec.foundation_build is not Build.ANY:
+        return True
+    return bool(rules.tab) and spec.tableau_build is not Build.ANY
+
+
+def make_key(rules: Rules) -> KeyFn:
+    """The canonical key function of a game (bytes, compact for big tables)."""
+    spec = rules.spec
+    stock_i, waste_i = rules.stock, rules.waste
+    found, tab, cells, res = rules.found, rules.tab, rules.cell, rules.res
+    ranks_only = not suits_matter(rules)
+    stock_by_len = spec.stock is StockKind.WASTE and spec.passes == 1
+    suit_found = spec.foundation_build is Build.SUIT
+
+    def key(st: State) -> bytes:
+        p = st.piles
+        head = bytes((st.base, st.passes, len(p[stock_i]) & 0xFF, len(p[stock_i]) >> 8))
+        parts = [head]
+        if not stock_by_len:
+            parts.append(bytes(p[stock_i]))
+        if waste_i >= 0:
+            parts.append(bytes(p[waste_i]))
+        if suit_found:
+            parts.append(b"".join(sorted(bytes((f[0], len(f))) if f else b"\x00\x00"
+                                         for f in (p[i] for i in found))))
+        elif ranks_only:
+            parts.append(bytes(sorted(len(p[i]) for i in found)))
+        else:
+            parts.append(SEP.join(sorted(bytes(p[i]) for i in found)))
+        if tab:
+            parts.append(SEP.join(sorted(bytes(p[i]) for i in tab)))
+        if cells:
+            parts.append(bytes(sorted(p[i][0] if p[i] else 254 for i in cells)))
+        if res:
+            parts.append(SEP.join(bytes(p[i]) for i in res))
+        k = (SEP + SEP).join(parts)
+        return k.translate(_RANK_TABLE) if ranks_only else k
+
+    return key
+
+
+SafeFn = Callable[[State], Move | None]
+
+
+def make_safe(rules: Rules) -> SafeFn | None:
+    """A function returning a foundation move that can be made without branching
+    (or None), for the games where docs/solver.md proves one; else None."""
+    spec = rules.spec
+    if spec.playback or spec.decks != 1 or spec.foundation_build is not Build.SUIT:
+        return None
+    n = spec.ranks
+    found, tab, cells = rules.found, rules.tab, rules.cell
+    waste_i, stock_i = rules.waste, rules.stock
+    ids = rules.ids
+    refills = spec.space is not Space.ANY or spec.refill_cells  # emptying a pile forces something
+
+    def safe(st: State) -> Move | None:
+        p = st.piles
+        base = st.base
+        # height of each suit's foundation (0 when not founded)
+        height = [0] * spec.suits
+        free_found = -1
+        for f in found:
+            pile = p[f]
+            if pile:
+                height[pile[0] & 3] = len(pile)
+            elif free_found < 0:
+                free_found = f
+        low = min(height)
+        sources = [waste_i] if waste_i >= 0 else []
+        sources += tab
+        sources += cells
+        for s in sources:
+            pile = p[s]
+            if not pile:
+                continue
+            if (refills and s != waste_i and len(pile) == 1 and p[stock_i]) or \
+                    (spec.space is Space.VACANCY and s != waste_i and len(pile) == 1):
+                continue
+            c = pile[-1]
+            rel = ((c >> 2) + 1 - base) % n
+            if rel > low:
+                continue
+            h = height[c & 3]
+            if rel == 0:
+                if h == 0 and free_found >= 0:
+                    return Move(ids[s], ids[free_found])
+                continue
+            if h == rel:
+                for f in found:
+                    if p[f] and p[f][0] & 3 == c & 3:
+                        return Move(ids[s], ids[f])
+        return None
+
+    return safe

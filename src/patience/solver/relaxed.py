@@ -1,0 +1,386 @@
+"""A sound relaxation of the Four Seasons family, searched by tableau components.
+
+In the Four Seasons family the tableau is built regardless of suit (or, in
+Simplicity, in alternating colours), so every tableau pile is a run of
+consecutive ranks counted from the base rank.  The relaxed game forgets *which*
+pile holds which suit: a pile is only ``(relative rank of its top card,
+length)``, and a pile whose top has relative rank ``r`` may send home *any*
+rank-``r`` card that is somewhere in the tableau.  Every move of the real game
+is a move of the relaxed game, so a relaxed loss is a real loss
+(docs/solver.md, "Relaxation").
+
+Two further reductions make the relaxed game small enough to exhaust:
+
+* **Components.**  The tableau-only moves that can be undone (all of them in
+  Four Seasons and Simplicity; those that empty no pile in Czarina; packet moves
+  that leave no vacancy in the 1883 rules) connect shapes into components whose
+  members are reachable from each other without touching stock, waste or
+  foundations.  All members have the same outcome, so a position is keyed by the
+  smallest member of its component, and its moves are the other moves (deal,
+  waste and foundation plays, pile-emptying moves) made from any member.
+* **The tableau's cards are not stored**: they are every card that is neither
+  in the stock, in the waste, nor home.
+
+Apart from the 1883 vacancy rule every remaining move strictly lowers
+``2·stock + waste + cards not home``, so the graph of positions is acyclic and
+every position that the depth-first search finishes without a win is lost;
+the table of lost positions is kept between calls (:meth:`is_lost`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from patience.rules.engine import Rules
+from patience.rules.spec import Build, Runs, Space, StockKind
+from patience.rules.state import State
+
+MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never guesses)
+
+
+class ComponentTooLarge(Exception):
+    """A tableau component too large to enumerate: the relaxation is abandoned."""
+
+
+RPile = tuple[int, int]  # (relative rank of the top card, length)
+Shape = tuple[RPile, ...]  # sorted
+RState = tuple[int, tuple[int, ...], tuple[int, ...], Shape]
+
+
+def applies(rules: Rules) -> bool:
+    """The family this relaxation is written for (and proven sound on)."""
+    spec = rules.spec
+    return (spec.stock is StockKind.WASTE and spec.passes == 1 and spec.decks == 1
+            and spec.foundation_build is Build.SUIT and not spec.playback
+            and not spec.prefilled and bool(rules.tab) and not rules.cell
+            and spec.waste_to_tableau and spec.runs in (Runs.NONE, Runs.PACKET))
+
+
+class _Component:
+    """The shapes reachable from each other by reversible tableau moves, with
+    the results of adding or removing a top card from any of them."""
+
+    __slots__ = ("add", "canon", "members", "remove")
+
+    def __init__(self, canon: Shape, members: list[Shape]) -> None:
+        self.canon = canon
+        self.members = members
+        self.add: dict[int, list[Shape]] = {}
+        self.remove: dict[int, list[tuple[Shape, bool]]] = {}
+
+
+class RelaxedSearch:
+    """The relaxed game of one stock order and base rank (one deal)."""
+
+    def __init__(self, rules: Rules, root: State) -> None:
+        spec = rules.spec
+        self.rules = rules
+        self.n = spec.ranks
+        self.suits = spec.suits
+        self.ntab = len(rules.tab)
+        self.space = spec.space
+        self.stock_to_space = spec.stock_to_space
+        self.packets = spec.runs is Runs.PACKET
+        self.stock = root.piles[rules.stock]
+        self.base = root.base
+        self.stock_pos = [-1] * 64
+        for i, c in enumerate(self.stock):
+            self.stock_pos[c] = i
+        self.components: dict[Shape, _Component] = {}
+        self.lost: set[RState] = set()
+        self.nodes = 0
+        self.disabled = False
+
+    # ------------------------------------------------------------ mapping
+    def rel(self, c: int) -> int:
+        return ((c >> 2) + 1 - self.base) % self.n
+
+    def relax(self, st: State) -> RState | None:
+        """The relaxed position of a real one (None if it is not of this deal)."""
+        rules = self.rules
+        p = st.piles
+        if st.base != self.base or p[rules.stock] != self.stock[:len(p[rules.stock])]:
+            return None
+        height = [0] * self.suits
+        for f in rules.found:
+            if p[f]:
+                height[p[f][0] & 3] = len(p[f])
+        piles = []
+        for t in rules.tab:
+            pile = p[t]
+            if pile:
+                rels = [self.rel(c) for c in pile]
+                if any(rels[i + 1] != rels[i] - 1 for i in range(len(rels) - 1)):
+                    return None
+                piles.append((rels[-1], len(pile)))
+        shape = tuple(sorted(piles))
+        return (len(p[rules.stock]), tuple(p[rules.waste]), tuple(height),
+                self.component(shape).canon)
+
+    # --------------------------------------------------------- components
+    def _reversible(self, shape: Shape) -> Iterator[Shape]:
+        """Shapes one reversible tableau move away."""
+        empty = self.ntab - len(shape)
+        space_any = self.space is Space.ANY
+        if self.space is Space.VACANCY and empty:
+            return
+        for i, (t, n) in enumerate(shape):
+            if i and shape[i - 1] == (t, n):
+                continue
+            kmax = n if self.packets else 1
+            for k in range(1, kmax + 1):
+                if k == n and not space_any:
+                    break  # empties a pile: a refill or a vacancy follows
+                for j, (t2, n2) in enumerate(shape):
+                    if j != i and t2 == t + k:
+                        ps = list(shape)
+                        ps[j] = (t, n2 + k)
+                        if n > k:
+                            ps[i] = (t + k, n - k)
+                        else:
+                            del ps[i]
+                        yield tuple(sorted(ps))
+            if space_any and empty and n > 1:
+                ps = list(shape)
+                ps[i] = (t + 1, n - 1)
+                ps.append((t, 1))
+                yield tuple(sorted(ps))
+
+    def component(self, shape: Shape) -> _Component:
+        comp = self.components.get(shape)
+        if comp is not None:
+            return comp
+        seen = {shape}
+        todo = [shape]
+        while todo:
+            s = todo.pop()
+            for nxt in self._reversible(s):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+            if len(seen) > MAX_COMPONENT:
+                self.disabled = True
+                raise ComponentTooLarge(len(seen))
+        members = sorted(seen)
+        comp = _Component(members[0], members)
+        for s in members:
+            self.components[s] = comp
+        return comp
+
+    def _adds(self, comp: _Component, r: int) -> list[Shape]:
+        """Canonical shapes after a rank-``r`` card from the waste joins the tableau."""
+        out = comp.add.get(r)
+        if out is None:
+            found: set[Shape] = set()
+            for s in comp.members:
+                for i, (t, n) in enumerate(s):
+                    if t == r + 1:
+                        ps = list(s)
+                        ps[i] = (r, n + 1)
+                        found.add(self.component(tuple(sorted(ps))).canon)
+                if self.space is Space.ANY and len(s) < self.ntab:
+                    found.add(self.component(tuple(sorted((*s, (r, 1))))).canon)
+            out = comp.add[r] = sorted(found)
+        return out
+
+    def _removes(self, comp: _Component, t: int) -> list[tuple[Shape, bool]]:
+        """Shapes (not yet canonical) after a top card of relative rank ``t`` leaves the
+        tableau, with whether a pile was emptied."""
+        out = comp.remove.get(t)
+        if out is None:
+            found: set[tuple[Shape, bool]] = set()
+            for s in comp.members:
+                for i, (t2, n) in enumerate(s):
+                    if t2 == t:
+                        ps = list(s)
+                        if n > 1:
+                            ps[i] = (t + 1, n - 1)
+                        else:
+                            del ps[i]
+                        found.add((tuple(sorted(ps)), n == 1))
+            out = comp.remove[t] = sorted(found)
+        return out
+
+    # --------------------------------------------------------------- moves
+    def home_suits(self, r: int, sl: int, waste: tuple[int, ...],
+                   h: tuple[int, ...]) -> list[int]:
+        """Suits whose relative-rank-``r`` card is in the tableau and may go home now."""
+        out = []
+        rank0 = (r + self.base - 1) % self.n
+        for s in range(self.suits):
+            if h[s] == r:
+                c = rank0 * 4 + s
+                if not (0 <= self.stock_pos[c] < sl) and c not in waste:
+                    out.append(s)
+        return out
+
+    def _settle(self, sl: int, shape: Shape, emptied: bool) -> tuple[int, Shape]:
+        """Czarina's refill of an emptied pile, then the canonical shape."""
+        if emptied and self.space is Space.AUTO and sl > 0:
+            shape = tuple(sorted((*shape, (self.rel(self.stock[sl - 1]), 1))))
+            sl -= 1
+        return sl, self.component(shape).canon
+
+    def _vacancy_fills(self, st: RState) -> list[RState] | None:
+        """RULES A2: the fills of a pending vacancy, or None when play is not restricted."""
+        sl, waste, h, shape = st
+        if len(shape) == self.ntab:
+            return None
+        fills: list[RState] = []
+        for i, (t, n) in enumerate(shape):
+            if n > 1:
+                ps = list(shape)
+                ps[i] = (t + 1, n - 1)
+                ps.append((t, 1))
+                fills.append((sl, waste, h, self.component(tuple(sorted(ps))).canon))
+        if waste:
+            shape2 = tuple(sorted((*shape, (self.rel(waste[-1]), 1))))
+            fills.append((sl, waste[:-1], h, self.component(shape2).canon))
+        elif sl:
+            shape2 = tuple(sorted((*shape, (self.rel(self.stock[sl - 1]), 1))))
+            fills.append((sl - 1, waste, h, self.component(shape2).canon))
+        if not fills and shape:
+            return []  # only a pile's single card can fill: the same position again
+        return fills or None
+
+    def successors(self, st: RState) -> list[RState]:
+        sl, waste, h, canon = st
+        if self.space is Space.VACANCY:
+            fills = self._vacancy_fills(st)
+            if fills is not None:
+                return fills
+        comp = self.component(canon)
+        out: list[RState] = []
+        if waste:
+            w = waste[-1]
+            r = self.rel(w)
+            rest = waste[:-1]
+            if h[w & 3] == r:
+                out.append((sl, rest, h[:w & 3] + (r + 1,) + h[(w & 3) + 1:], canon))
+            for shape in self._adds(comp, r):
+                out.append((sl, rest, h, shape))
+        tops = {t for s in comp.members for (t, _) in s}
+        for t in sorted(tops):
+            suits = self.home_suits(t, sl, waste, h)
+            if not suits:
+                continue
+            for shape, emptied in self._removes(comp, t):
+                sl2, shape2 = self._settle(sl, shape, emptied)
+                for s in suits:
+                    out.append((sl2, waste, h[:s] + (t + 1,) + h[s + 1:], shape2))
+        if self.space is not Space.ANY:
+            # pile-emptying tableau moves (a refill or a vacancy follows)
+            for member in comp.members:
+                for i, (t, n) in enumerate(member):
+                    k = n if (self.packets or n == 1) else 0
+                    if not k:
+                        continue
+                    for j, (t2, n2) in enumerate(member):
+                        if j != i and t2 == t + k:
+                            ps = list(member)
+                            ps[j] = (t, n2 + k)
+                            del ps[i]
+                            sl2, shape2 = self._settle(sl, tuple(sorted(ps)), True)
+                            out.append((sl2, waste, h, shape2))
+        if sl:
+            card = self.stock[sl - 1]
+            if self.stock_to_space and len(canon) < self.ntab:
+                out.append((sl - 1, waste, h, self.component(
+                    tuple(sorted((*canon, (self.rel(card), 1))))).canon))
+            out.append((sl - 1, (*waste, card), h, canon))
+        return out
+
+    def safe(self, st: RState) -> RState | None:
+        """A move made without branching (docs/solver.md, "Safe moves"): the waste top
+        or the only tableau card of its relative rank goes home when that rank is at
+        most the lowest foundation height."""
+        sl, waste, h, canon = st
+        if self.space is Space.VACANCY and len(canon) < self.ntab:
+            return None  # a pending vacancy allows only fills
+        low = min(h)
+        if waste:
+            w = waste[-1]
+            r = self.rel(w)
+            if r <= low and h[w & 3] == r:
+                return (sl, waste[:-1], h[:w & 3] + (r + 1,) + h[(w & 3) + 1:], canon)
+        comp = self.component(canon)
+        for t in range(low + 1):
+            suits = self.home_suits(t, sl, waste, h)
+            if len(suits) != 1:
+                continue
+            if sum(1 for (t2, n) in canon if t2 <= t < t2 + n) != 1:
+                continue
+            for shape, emptied in self._removes(comp, t):
+                if emptied and self.space is not Space.ANY:
+                    continue
+                s = suits[0]
+                return (sl, waste, h[:s] + (t + 1,) + h[s + 1:], self.component(shape).canon)
+        return None
+
+    def autoplay(self, st: RState) -> RState:
+        while True:
+            nxt = self.safe(st)
+            if nxt is None:
+                return st
+            st = nxt
+
+    def won(self, st: RState) -> bool:
+        return all(x == self.n for x in st[2])
+
+    # -------------------------------------------------------------- search
+    def search(self, start: RState, max_nodes: int | None = None,
+               deadline: float | None = None) -> str:
+        """``"won"``, ``"lost"`` or ``"unknown"`` for the relaxed position ``start``."""
+        root = self.autoplay(start)
+        if self.won(root):
+            return "won"
+        if root in self.lost:
+            return "lost"
+        acyclic = self.space is not Space.VACANCY
+        on_path = {root}
+        visited: set[RState] = {root}
+        stack: list[tuple[RState, Iterator[RState]]] = [(root, iter(self.successors(root)))]
+        limit = None if max_nodes is None else self.nodes + max_nodes
+        checks = 0
+        while stack:
+            state, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                stack.pop()
+                on_path.discard(state)
+                if acyclic:
+                    self.lost.add(state)
+                continue
+            nxt = self.autoplay(nxt)
+            if nxt in visited or nxt in self.lost:
+                continue
+            visited.add(nxt)
+            self.nodes += 1
+            if self.won(nxt):
+                return "won"
+            on_path.add(nxt)
+            stack.append((nxt, iter(self.successors(nxt))))
+            checks += 1
+            if checks >= 128:
+                checks = 0
+                if limit is not None and self.nodes >= limit:
+                    return "unknown"
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return "unknown"
+        if not acyclic:
+            self.lost.add(root)
+        return "lost"
+
+    def is_lost(self, st: State, deadline: float | None = None,
+                max_nodes: int | None = None) -> bool:
+        """True when the relaxed game proves the real position ``st`` lost."""
+        if self.disabled:
+            return False
+        try:
+            r = self.relax(st)
+            if r is None:
+                return False
+            return self.search(r, max_nodes=max_nodes, deadline=deadline) == "lost"
+        except ComponentTooLarge:
+            return False
