@@ -187,7 +187,8 @@ def _four_seasons_1883() -> _Text:
                 it with a **single card**: the top card of another cross pile, or the top card
                 of the waste; only when the waste is empty may it be filled with the next card
                 of the stock (`stock>t2`). While a vacancy is pending you cannot `deal` either.
-                If no such fill exists, the vacancy does not restrict play.
+                Once the waste and the stock are both empty, a vacancy no longer has to be
+                filled (see the decisions below).
                 """)),
             ("Stock and waste", _md("""
                 `deal` turns the next card of the stock onto the waste, at any time when no
@@ -214,6 +215,15 @@ def _four_seasons_1883() -> _Text:
                 **A pending vacancy also blocks `deal`**: fill it first. The source deals the
                 next card only once the possible moves are made, and a vacancy is to be
                 filled at once.
+                """),
+            _md("""
+                **A vacancy lapses once the waste and the stock are empty.** From then on it
+                restricts nothing: you may still fill it with another pile's top card, but
+                you may also play to the foundations. Read literally ("if no such fill exists,
+                the vacancy does not restrict play"), a vacancy could always be refilled from
+                another cross pile at the end of the game, so the last cross cards could never
+                reach a foundation and no deal could ever be won; the source only speaks of
+                filling vacancies from the waste or the pack.
                 """),
             "From Four Seasons: " + _D_BASE,
             "From Four Seasons: " + _D_WASTE_EMPTY,

@@ -148,10 +148,17 @@ class Rules:
 
     # ----------------------------------------------------------------- moves
     def vacancy_fills(self, st: State) -> list[Move]:
-        """RULES A2: the moves that fill a pending vacancy (empty when none is)."""
+        """RULES A2: the moves that fill a pending vacancy (empty when none is).
+
+        A vacancy is pending while the waste or the stock still has a card to
+        fill it with.  Once both are empty it restricts nothing (and filling it
+        from another pile is an ordinary move): read literally, the rule would
+        leave the last cross cards shuttling between vacancies for ever, so
+        that no deal could be won (see docs/rules.md, Four Seasons 1883).
+        """
         piles = st.piles
         empty = [t for t in self.tab if not piles[t]]
-        if not empty:
+        if not empty or not (piles[self.stock] or piles[self.waste]):
             return []
         ids = self.ids
         out: list[Move] = []
@@ -188,7 +195,9 @@ class Rules:
         sources += [(c, False) for c in self.cell if piles[c]]
         if spec.playback:
             sources += [(f, True) for f in self.found if len(piles[f]) > self.start_len]
-        space_ok = spec.space is Space.ANY
+        # a space takes any card (RULES A1); a lapsed 1883 vacancy (waste and stock empty)
+        # takes a single card, never a packet (RULES A2 Decision 2)
+        space_ok = spec.space is Space.ANY or spec.space is Space.VACANCY
         for s, to_tab in sources:
             c = piles[s][-1]
             for f in self.found:
@@ -288,9 +297,14 @@ class Rules:
         piles = st.piles
         if self.is_won(st):
             return "the game is already won"
-        for pid in (m.src, m.dst):
-            if pid and pid != "deal" and pid not in self.index:
-                return f"this game has no pile {pid!r} (its piles: {', '.join(self.ids)})"
+        if not m.is_deal:
+            for pid in (m.src, m.dst):
+                if pid not in self.index:
+                    return f"this game has no pile {pid!r} (its piles: {', '.join(self.ids)})"
+            if m.n < 1:
+                return f"a move takes at least one card, not {m.n}"
+        elif m != DEAL:
+            return "deal takes no pile"
         if spec.space is Space.VACANCY and self.vacancy_fills(st):
             empty = [self.ids[t] for t in self.tab if not piles[t]]
             if m.dst in empty and m.n > 1:

@@ -76,52 +76,45 @@ SafeFn = Callable[[State], Move | None]
 
 def make_safe(rules: Rules) -> SafeFn | None:
     """A function returning a foundation move that can be made without branching
-    (or None), for the games where docs/solver.md proves one; else None."""
+    (or None), for the games where docs/solver.md proves one; else None.
+
+    The rule: a card whose rank, counted from the base rank, is at most the
+    lowest foundation height may go home, because every card that could ever
+    be placed on it is home already.  Where emptying a pile forces a refill or a
+    vacancy, the rule is not used for a pile's last card.
+    """
     spec = rules.spec
-    if spec.playback or spec.decks != 1 or spec.foundation_build is not Build.SUIT:
+    if spec.foundation_build is not Build.SUIT or not rules.found:
+        return None
+    if spec.playback and not (rules.tab and spec.space is Space.ANY):
         return None
     n = spec.ranks
     found, tab, cells = rules.found, rules.tab, rules.cell
     waste_i, stock_i = rules.waste, rules.stock
     ids = rules.ids
     refills = spec.space is not Space.ANY or spec.refill_cells  # emptying a pile forces something
+    vacancy = spec.space is Space.VACANCY
+    sources = ([waste_i] if waste_i >= 0 else []) + tab + cells
 
     def safe(st: State) -> Move | None:
         p = st.piles
         base = st.base
-        # height of each suit's foundation (0 when not founded)
-        height = [0] * spec.suits
-        free_found = -1
-        for f in found:
-            pile = p[f]
-            if pile:
-                height[pile[0] & 3] = len(pile)
-            elif free_found < 0:
-                free_found = f
-        low = min(height)
-        sources = [waste_i] if waste_i >= 0 else []
-        sources += tab
-        sources += cells
+        low = min(len(p[f]) for f in found)
         for s in sources:
             pile = p[s]
             if not pile:
                 continue
-            if (refills and s != waste_i and len(pile) == 1 and p[stock_i]) or \
-                    (spec.space is Space.VACANCY and s != waste_i and len(pile) == 1):
+            if s != waste_i and len(pile) == 1 and (vacancy or (refills and p[stock_i])):
                 continue
             c = pile[-1]
             rel = ((c >> 2) + 1 - base) % n
             if rel > low:
                 continue
-            h = height[c & 3]
-            if rel == 0:
-                if h == 0 and free_found >= 0:
-                    return Move(ids[s], ids[free_found])
-                continue
-            if h == rel:
-                for f in found:
-                    if p[f] and p[f][0] & 3 == c & 3:
-                        return Move(ids[s], ids[f])
+            for f in found:
+                fp = p[f]
+                if (len(fp) == rel and (not fp or fp[0] & 3 == c & 3)
+                        and (fp or rel == 0)):
+                    return Move(ids[s], ids[f])
         return None
 
     return safe

@@ -119,11 +119,12 @@ class RelaxedSearch:
                 self.component(shape).canon)
 
     # --------------------------------------------------------- components
-    def _reversible(self, shape: Shape) -> Iterator[Shape]:
-        """Shapes one reversible tableau move away."""
+    def _reversible(self, shape: Shape, lapsed: bool = False) -> Iterator[Shape]:
+        """Shapes one reversible tableau move away (with ``lapsed``, also the moves
+        allowed beside a lapsed 1883 vacancy)."""
         empty = self.ntab - len(shape)
         space_any = self.space is Space.ANY
-        if self.space is Space.VACANCY and empty:
+        if self.space is Space.VACANCY and empty and not lapsed:
             return
         for i, (t, n) in enumerate(shape):
             if i and shape[i - 1] == (t, n):
@@ -225,7 +226,7 @@ class RelaxedSearch:
     def _vacancy_fills(self, st: RState) -> list[RState] | None:
         """RULES A2: the fills of a pending vacancy, or None when play is not restricted."""
         sl, waste, h, shape = st
-        if len(shape) == self.ntab:
+        if len(shape) == self.ntab or not (waste or sl):
             return None
         fills: list[RState] = []
         for i, (t, n) in enumerate(shape):
@@ -240,9 +241,7 @@ class RelaxedSearch:
         elif sl:
             shape2 = tuple(sorted((*shape, (self.rel(self.stock[sl - 1]), 1))))
             fills.append((sl - 1, waste, h, self.component(shape2).canon))
-        if not fills and shape:
-            return []  # only a pile's single card can fill: the same position again
-        return fills or None
+        return fills
 
     def successors(self, st: RState) -> list[RState]:
         sl, waste, h, canon = st
@@ -283,6 +282,17 @@ class RelaxedSearch:
                             del ps[i]
                             sl2, shape2 = self._settle(sl, tuple(sorted(ps)), True)
                             out.append((sl2, waste, h, shape2))
+        if self.space is Space.VACANCY and len(canon) < self.ntab:
+            # beside a lapsed vacancy (waste and stock empty) packets move between piles
+            # and a single card may fill it
+            for shape in self._reversible(canon, lapsed=True):
+                out.append((sl, waste, h, self.component(shape).canon))
+            for i, (t, n) in enumerate(canon):
+                if n > 1:
+                    ps = list(canon)
+                    ps[i] = (t + 1, n - 1)
+                    ps.append((t, 1))
+                    out.append((sl, waste, h, self.component(tuple(sorted(ps))).canon))
         if sl:
             card = self.stock[sl - 1]
             if self.stock_to_space and len(canon) < self.ntab:
@@ -296,7 +306,7 @@ class RelaxedSearch:
         or the only tableau card of its relative rank goes home when that rank is at
         most the lowest foundation height."""
         sl, waste, h, canon = st
-        if self.space is Space.VACANCY and len(canon) < self.ntab:
+        if self.space is Space.VACANCY and len(canon) < self.ntab and (waste or sl):
             return None  # a pending vacancy allows only fills
         low = min(h)
         if waste:

@@ -8,6 +8,7 @@ has been searched, or ``unknown`` when the node or time budget ran out first.
 
 from __future__ import annotations
 
+import heapq
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -66,9 +67,11 @@ Prune = Callable[[State], bool]
 class _Run:
     """One resumable depth-first search from one position."""
 
-    def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
+    def __init__(self, solver: Solver, state: State, prune: Prune | None,
+                 guided: bool = False) -> None:
         self.solver = solver
         self.prune = prune
+        self.guided = guided
         st, auto = solver.autoplay(state)
         self.visited = {solver.key(st)}
         self.nodes = 1
@@ -84,7 +87,7 @@ class _Run:
             self.status = LOST
             self.stack = []
         else:
-            self.stack = [_Frame(st, solver.ordered_moves(st), auto)]
+            self.stack = [_Frame(st, solver.ordered_moves(st, guided), auto)]
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         """Search on until decided or out of budget; returns the status."""
@@ -121,9 +124,94 @@ class _Run:
                 self.best_path = [mv for f in stack for mv in f.line] + step
             if prune is not None and prune(child):
                 continue
-            stack.append(_Frame(child, solver.ordered_moves(child), step))
+            stack.append(_Frame(child, solver.ordered_moves(child, self.guided), step))
             checks += 1
             if checks >= 64:
+                checks = 0
+                if max_nodes is not None and self.nodes >= max_nodes:
+                    return UNKNOWN
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return UNKNOWN
+        self.status = LOST
+        return LOST
+
+
+class _BestFirst:
+    """A resumable best-first search: the open position with the best
+    :meth:`Solver.score` is expanded first (the newest among equals).  It
+    explores the same positions as the depth-first search, in another order,
+    so its verdicts are as exact; it keeps the open positions in memory."""
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
+        self.solver = solver
+        self.prune = prune
+        st, auto = solver.autoplay(state)
+        k = solver.key(st)
+        self.root_key = k
+        self.parent: dict[bytes, tuple[bytes, list[Move]] | None] = {k: None}
+        self.visited = self.parent  # the table, for the counters
+        self.nodes = 1
+        self.best_progress = solver.progress(st)
+        self.best_key = k
+        self.root_line = auto
+        self.line: list[Move] = []
+        self.status = UNKNOWN
+        self.seq = 0
+        self.heap: list[tuple[int, int, bytes, State]] = []
+        if solver.rules.is_won(st):
+            self.status = WON
+            self.line = list(auto)
+        elif prune is not None and prune(st):
+            self.status = LOST
+        else:
+            self.heap.append((-solver.score(st), 0, k, st))
+
+    def path(self, k: bytes) -> list[Move]:
+        steps: list[list[Move]] = []
+        link = self.parent[k]
+        while link is not None:
+            k, moves = link
+            steps.append(moves)
+            link = self.parent[k]
+        return list(self.root_line) + [m for moves in reversed(steps) for m in moves]
+
+    @property
+    def best_path(self) -> list[Move]:
+        return self.path(self.best_key)
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN:
+            return self.status
+        solver = self.solver
+        rules = solver.rules
+        key = solver.key
+        parent = self.parent
+        heap = self.heap
+        prune = self.prune
+        checks = 0
+        while heap:
+            _, _, k, st = heapq.heappop(heap)
+            for m in solver.ordered_moves(st):
+                child, auto = solver.autoplay(rules.apply(st, m))
+                ck = key(child)
+                if ck in parent:
+                    continue
+                parent[ck] = (k, [m, *auto])
+                self.nodes += 1
+                if rules.is_won(child):
+                    self.status = WON
+                    self.line = self.path(ck)
+                    return WON
+                prog = solver.progress(child)
+                if prog > self.best_progress:
+                    self.best_progress = prog
+                    self.best_key = ck
+                if prune is not None and prune(child):
+                    continue
+                self.seq += 1
+                heapq.heappush(heap, (-solver.score(child), -self.seq, ck, child))
+            checks += 1
+            if checks >= 32:
                 checks = 0
                 if max_nodes is not None and self.nodes >= max_nodes:
                     return UNKNOWN
@@ -143,10 +231,38 @@ class Solver:
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
+        self.playback = rules.spec.playback
+        # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
+        self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
 
     # ------------------------------------------------------------- helpers
     def progress(self, st: State) -> int:
         return sum(len(st.piles[f]) for f in self.found)
+
+    def score(self, st: State) -> int:
+        """How promising a position looks, for the best-first order (ordering only):
+        cards home count most, then empty tableau piles, then how shallow in the
+        waste the cards that the foundations need next lie."""
+        p = st.piles
+        rules = self.rules
+        home = 0
+        need: set[int] = set()
+        succ = rules.succ
+        for f in self.found:
+            fp = p[f]
+            home += len(fp)
+            if fp and len(fp) < rules.spec.ranks:
+                top = fp[-1]
+                need.add((succ[(top >> 2) + 1] - 1) * 4 + (top & 3))
+        score = 100 * home
+        score += 20 * sum(1 for t in rules.tab if not p[t])
+        if rules.waste >= 0:
+            waste = p[rules.waste]
+            n = len(waste)
+            for i, c in enumerate(waste):
+                if c in need:
+                    score -= 3 * (n - 1 - i)  # cards above a needed one
+        return score
 
     def autoplay(self, st: State) -> tuple[State, list[Move]]:
         """Make every safe move (docs/solver.md, "Safe moves")."""
@@ -160,15 +276,58 @@ class Solver:
             st = self.rules.apply(st, m)
             done.append(m)
 
-    def ordered_moves(self, st: State) -> list[Move]:
-        """Legal moves, most promising first (ordering only; nothing is cut)."""
+    def guided_filter(self, st: State, moves: list[Move]) -> list[Move]:
+        """The moves a guided search tries (docs/solver.md, "Guided search"): foundation
+        plays, waste plays, deals, and tableau moves that empty a pile or uncover a
+        card that can go home.  Wins found this way are real; nothing is proven lost."""
         rules = self.rules
+        piles = st.piles
+        index = rules.index
+        found = self.found
+        out = []
+        home_moves = False
+        for m in moves:
+            if m.src == "deal":
+                out.append(m)
+                continue
+            s, d = index[m.src], index[m.dst]
+            ks, kd = rules.kind[s], rules.kind[d]
+            if kd == "f":
+                if ks != "f":
+                    out.append(m)
+                    home_moves = home_moves or len(piles[s]) > 1
+                continue
+            if ks in ("waste", "stock"):
+                out.append(m)
+            elif ks == "t" and kd == "t":
+                src = piles[s]
+                if len(src) == m.n:
+                    if piles[d]:
+                        out.append(m)
+                else:
+                    below = src[-m.n - 1]
+                    if any(rules.foundation_takes(below, piles[f], st.base) for f in found):
+                        out.append(m)
+        if self.reserve_row and home_moves:
+            # play what can be played before dealing
+            out = [m for m in out if m.src != "deal"]
+        return out
+
+    def ordered_moves(self, st: State, guided: bool = False) -> list[Move]:
+        """Legal moves, most promising first (ordering only; nothing is cut), or the
+        guided subset of them."""
+        rules = self.rules
+        index = rules.index
+        kind = rules.kind
         moves = rules.legal_moves(st)
+        if self.playback:
+            # a foundation's top moved to another foundation leaves the same key
+            moves = [m for m in moves if not (m.src[0] == "f" and m.dst[0] == "f")]
+        if guided:
+            moves = self.guided_filter(st, moves)
         if len(moves) < 2:
             return moves
         piles = st.piles
-        index = rules.index
-        kind = rules.kind
 
         def score(m: Move) -> int:
             if m.src == "deal":
@@ -213,7 +372,14 @@ class Solver:
             def prune(st: State) -> bool:
                 return rx_search.is_lost(st, max_nodes=200)
 
-        run = _Run(self, state, prune)
+        # 1. a guided search for a quick win (it proves nothing when it fails)
+        guided = _Run(self, state, None, guided=True)
+        if guided.run(self._share(start, deadline, 0.3),
+                      None if max_nodes is None else max_nodes // 3) == WON:
+            return self._result(guided, WON, start, track_memory)
+        # 2. the full search
+        run: _Run | _BestFirst = (_BestFirst if self.best_first else _Run)(self, state, prune)
+        run.nodes += guided.nodes
         status = run.status
         if status == UNKNOWN:
             if rx is None:
@@ -232,6 +398,16 @@ class Solver:
             proof = "relaxation"
         if status == LOST and proof == "exhausted" and rx is not None and run.nodes > 1:
             proof = "exhausted with relaxation cuts"
+        if rx is not None:
+            run.nodes += rx.nodes
+        result = self._result(run, status, start, track_memory, extra_table=len(guided.visited))
+        result.proof = proof if status == LOST else ""
+        if rx is not None:
+            result.peak_table += len(rx.lost)
+        return result
+
+    def _result(self, run: _Run | _BestFirst, status: str, start: float, track_memory: bool,
+                extra_table: int = 0) -> SolveResult:
         peak_mem = 0
         if track_memory:
             peak_mem = tracemalloc.get_traced_memory()[1]
@@ -240,13 +416,12 @@ class Solver:
         return SolveResult(
             status=status,
             moves=[str(m) for m in run.line] if won else [],
-            nodes=run.nodes + (rx.nodes if rx is not None else 0),
+            nodes=run.nodes,
             seconds=time.perf_counter() - start,
-            peak_table=len(run.visited) + (len(rx.lost) if rx is not None else 0),
+            peak_table=len(run.visited) + extra_table,
             peak_memory=peak_mem,
             best_line=[str(m) for m in (run.line if won else run.best_path)],
             best_progress=self.rules.total if won else run.best_progress,
-            proof=proof if status == LOST else "",
         )
 
     @staticmethod
