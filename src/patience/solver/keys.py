@@ -35,8 +35,9 @@ def suits_matter(rules: Rules) -> bool:
     return bool(rules.tab) and spec.tableau_build is not Build.ANY
 
 
-def make_key(rules: Rules) -> KeyFn:
-    """The canonical key function of a game (bytes, compact for big tables)."""
+def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
+    """The canonical key function of a game (bytes, compact for big tables); with
+    ``tableau=False`` the tableau is left out (the component search adds its own)."""
     spec = rules.spec
     stock_i, waste_i = rules.stock, rules.waste
     found, tab, cells, res = rules.found, rules.tab, rules.cell, rules.res
@@ -59,13 +60,26 @@ def make_key(rules: Rules) -> KeyFn:
             parts.append(bytes(sorted(len(p[i]) for i in found)))
         else:
             parts.append(SEP.join(sorted(bytes(p[i]) for i in found)))
-        if tab:
+        if tab and tableau:
             parts.append(SEP.join(sorted(bytes(p[i]) for i in tab)))
         if cells:
             parts.append(bytes(sorted(p[i][0] if p[i] else 254 for i in cells)))
         if res:
             parts.append(SEP.join(bytes(p[i]) for i in res))
         k = (SEP + SEP).join(parts)
+        return k.translate(_RANK_TABLE) if ranks_only else k
+
+    return key
+
+
+def make_tableau_key(rules: Rules) -> KeyFn:
+    """The tableau part of the key: its piles, sorted."""
+    tab = rules.tab
+    ranks_only = not suits_matter(rules)
+
+    def key(st: State) -> bytes:
+        p = st.piles
+        k = SEP.join(sorted(bytes(p[i]) for i in tab))
         return k.translate(_RANK_TABLE) if ranks_only else k
 
     return key
@@ -98,6 +112,8 @@ def make_safe(rules: Rules) -> SafeFn | None:
 
     def safe(st: State) -> Move | None:
         p = st.piles
+        if vacancy and (p[stock_i] or p[waste_i]) and not all(p[t] for t in tab):
+            return None  # a pending vacancy allows only fills (RULES A2)
         base = st.base
         low = min(len(p[f]) for f in found)
         for s in sources:

@@ -382,6 +382,16 @@ class RelaxedSearch:
             self.lost.add(root)
         return "lost"
 
+    def known_lost(self, st: State) -> bool:
+        """True when the relaxed image of ``st`` is already in the table of lost positions."""
+        if self.disabled:
+            return False
+        try:
+            r = self.relax(st)
+        except ComponentTooLarge:
+            return False
+        return r is not None and self.autoplay(r) in self.lost
+
     def is_lost(self, st: State, deadline: float | None = None,
                 max_nodes: int | None = None) -> bool:
         """True when the relaxed game proves the real position ``st`` lost."""

@@ -8,17 +8,18 @@ has been searched, or ``unknown`` when the node or time budget ran out first.
 
 from __future__ import annotations
 
+import collections
 import heapq
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from patience.rules.engine import Rules
-from patience.rules.spec import StockKind
-from patience.rules.state import Move, State
+from patience.rules.spec import Space, StockKind
+from patience.rules.state import DEAL, Move, State
 from patience.solver import relaxed
-from patience.solver.keys import make_key, make_safe
+from patience.solver.keys import make_key, make_safe, make_tableau_key
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -221,12 +222,191 @@ class _BestFirst:
         return LOST
 
 
+MAX_MEMBERS = 2_000  # tableaux in one component; past this a position is keyed as it is
+
+
+class _Component:
+    """The tableaux reachable from an entry position by tableau moves that can be
+    undone, each with the real moves that reach it from the entry."""
+
+    __slots__ = ("canon", "parent", "states")
+
+    def __init__(self) -> None:
+        self.canon = b""
+        self.states: dict[bytes, State] = {}
+        self.parent: dict[bytes, tuple[bytes, Move] | None] = {}
+
+    def path(self, k: bytes) -> list[Move]:
+        out: list[Move] = []
+        link = self.parent[k]
+        while link is not None:
+            k, m = link
+            out.append(m)
+            link = self.parent[k]
+        out.reverse()
+        return out
+
+
+class _ComponentRun:
+    """A resumable depth-first search whose positions are tableau components
+    (docs/solver.md, "Components"): positions that differ only by tableau moves
+    that can be undone have the same outcome, so one is searched for all, and
+    its moves are the other moves made from any of its tableaux."""
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
+        self.solver = solver
+        self.prune = prune
+        self.canon_of: dict[bytes, bytes] = {}  # tableau key -> component canon (cache)
+        st, auto = solver.autoplay(state)
+        comp = self.component(st)
+        self.visited = {self.node_key(st, comp)}
+        self.nodes = 1
+        self.best_progress = solver.progress(st)
+        self.best_path: list[Move] = list(auto)
+        self.line: list[Move] = []
+        self.status = UNKNOWN
+        self.stack: list[tuple[_Component | None, Iterator[tuple[list[Move], State]],
+                               list[Move]]]
+        self.stack = []
+        if solver.rules.is_won(st):
+            self.status = WON
+            self.line = list(auto)
+        elif prune is not None and prune(st):
+            self.status = LOST
+        else:
+            self.stack.append((comp, self.children(st, comp), auto))
+
+    def component(self, st: State) -> _Component | None:
+        """The component of ``st`` explored from it (None when too large)."""
+        solver = self.solver
+        rules = solver.rules
+        tkey = solver.tableau_key
+        comp = _Component()
+        k0 = tkey(st)
+        comp.states[k0] = st
+        comp.parent[k0] = None
+        todo = collections.deque([k0])
+        while todo:
+            k = todo.popleft()  # breadth first: short paths from the entry
+            cur = comp.states[k]
+            for m in rules.legal_moves(cur):
+                if not solver.reversible(cur, m):
+                    continue
+                nxt = rules.apply(cur, m)
+                nk = tkey(nxt)
+                if nk not in comp.states:
+                    comp.states[nk] = nxt
+                    comp.parent[nk] = (k, m)
+                    todo.append(nk)
+            if len(comp.states) > MAX_MEMBERS:
+                return None
+        comp.canon = min(comp.states)
+        for k in comp.states:
+            self.canon_of[k] = comp.canon
+        return comp
+
+    def node_key(self, st: State, comp: _Component | None) -> bytes:
+        head = self.solver.key_without_tableau(st)
+        if comp is None:
+            return b"R" + self.solver.key(st)
+        return head + b"\xfe" + comp.canon
+
+    def child_key(self, st: State) -> tuple[bytes, _Component | None]:
+        """The key of a new position; its component is explored only when not cached."""
+        canon = self.canon_of.get(self.solver.tableau_key(st))
+        if canon is not None:
+            return self.solver.key_without_tableau(st) + b"\xfe" + canon, None
+        comp = self.component(st)
+        return self.node_key(st, comp), comp
+
+    def children(self, st: State, comp: _Component | None) -> Iterator[tuple[list[Move], State]]:
+        """Every other move from every tableau of the component, as (the moves from the
+        entry position, the position they start from): first the plays to the
+        foundations from any tableau, then the rest, each tableau in turn."""
+        solver = self.solver
+        if comp is None:
+            for m in solver.ordered_moves(st):
+                yield [m], st
+            return
+        later: list[tuple[bytes, State, list[Move]]] = []
+        deal = False
+        for k, member in comp.states.items():
+            moves = [m for m in solver.ordered_moves(member)
+                     if not solver.reversible(member, m)]
+            rest = []
+            for m in moves:
+                if m.dst[:1] == "f" and m.src[0] != "f":
+                    yield [*comp.path(k), m], member
+                elif m.src == "deal":
+                    deal = True  # the same from every tableau: tried once, last
+                else:
+                    rest.append(m)
+            if rest:
+                later.append((k, member, rest))
+        for k, member, rest in later:
+            path = comp.path(k)
+            for m in rest:
+                yield [*path, m], member
+        if deal:
+            yield [DEAL], st
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN:
+            return self.status
+        solver = self.solver
+        rules = solver.rules
+        stack = self.stack
+        visited = self.visited
+        prune = self.prune
+        checks = 0
+        while stack:
+            _, todo, _ = stack[-1]
+            nxt = next(todo, None)
+            if nxt is None:
+                stack.pop()
+                continue
+            moves, member = nxt
+            child, auto = solver.autoplay(rules.apply(member, moves[-1]))
+            k, ccomp = self.child_key(child)
+            if k in visited:
+                continue
+            visited.add(k)
+            self.nodes += 1
+            step = [*moves, *auto]
+            if rules.is_won(child):
+                self.status = WON
+                self.line = [m for f in stack for m in f[2]] + step
+                return WON
+            prog = solver.progress(child)
+            if prog > self.best_progress:
+                self.best_progress = prog
+                self.best_path = [m for f in stack for m in f[2]] + step
+            if prune is not None and prune(child):
+                continue
+            if ccomp is None and not k.startswith(b"R"):
+                ccomp = self.component(child)
+            stack.append((ccomp, self.children(child, ccomp), step))
+            checks += 1
+            if checks >= 16:
+                checks = 0
+                if max_nodes is not None and self.nodes >= max_nodes:
+                    return UNKNOWN
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return UNKNOWN
+        self.status = LOST
+        return LOST
+
+
 class Solver:
     """A game's search, compiled once from its rules."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.key = make_key(rules)
+        self.key_without_tableau = make_key(rules, tableau=False)
+        self.tableau_key = make_tableau_key(rules)
+        # tableau moves can be undone (docs/solver.md, "Components")
+        self.components = bool(rules.tab)
         self.safe = make_safe(rules)
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
@@ -238,6 +418,29 @@ class Solver:
     # ------------------------------------------------------------- helpers
     def progress(self, st: State) -> int:
         return sum(len(st.piles[f]) for f in self.found)
+
+    def reversible(self, st: State, m: Move) -> bool:
+        """A legal tableau-to-tableau move that the reverse move undoes: every card in
+        a tableau pile above its bottom card was placed there legally, so it can go back;
+        a pile emptied by the move can take it back only where spaces take any card."""
+        if m.src[0] != "t" or m.dst[0] != "t":
+            return False
+        p = st.piles
+        if self.rules.spec.space is Space.ANY:
+            return True
+        return len(p[self.rules.index[m.src]]) > m.n and bool(p[self.rules.index[m.dst]])
+
+    def move_class(self, st: State, m: Move) -> int:
+        """Move ordering for the component search: home first, deals last."""
+        if m.src == "deal":
+            return 9
+        if m.dst[0] == "f":
+            return 0 if m.src[0] != "f" else 8
+        if m.src == "waste":
+            return 2
+        if m.src == "stock":
+            return 4
+        return 3 if m.src[0] == "t" else 6
 
     def score(self, st: State) -> int:
         """How promising a position looks, for the best-first order (ordering only):
@@ -358,56 +561,82 @@ class Solver:
     # --------------------------------------------------------------- search
     def solve(self, state: State, *, max_nodes: int | None = None,
               max_seconds: float | None = None, track_memory: bool = False) -> SolveResult:
+        """Decide ``state``; see docs/solver.md for the schedule:
+
+        1. a guided search (a fifth of the budget) for a quick win;
+        2. in the Four Seasons family, the relaxation (up to two fifths), for a quick
+           proof of loss;
+        3. the exact searches of the game, in turns of a quarter second, until one
+           decides or the budget is spent.
+        """
         start = time.perf_counter()
         if track_memory:
             tracemalloc.start()
         deadline = None if max_seconds is None else start + max_seconds
-        proof = "exhausted"
+
+        def share(frac: float) -> float | None:
+            return None if deadline is None else start + (deadline - start) * frac
+
+        def node_share(frac: float) -> int | None:
+            if max_nodes is not None:
+                return int(max_nodes * frac)
+            return None if deadline is not None else 200_000
+
+        guided = _Run(self, state, None, guided=True)
+        if guided.run(share(0.2), node_share(0.2)) == WON:
+            return self._result(guided, WON, start, track_memory)
+        spent = guided.nodes
         rx: relaxed.RelaxedSearch | None = None
         prune: Prune | None = None
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
-            rx_search = rx
+            if rx.is_lost(state, deadline=share(0.4), max_nodes=node_share(0.2)):
+                result = self._result(guided, LOST, start, track_memory, extra=rx.nodes)
+                result.proof = "relaxation"
+                return result
+            prune = rx.known_lost
+            spent += rx.nodes
+        runs = self.exact_runs(state, prune)
+        while True:
+            for run in runs:
+                if deadline is None:
+                    step_deadline = None
+                    limit: int | None = run.nodes + 20_000
+                else:
+                    step_deadline = min(deadline, time.perf_counter() + 0.25)
+                    limit = None
+                if max_nodes is not None:
+                    room = max_nodes - spent - sum(r.nodes for r in runs)
+                    limit = run.nodes + max(0, min(room, 20_000))
+                status = run.run(step_deadline, limit)
+                if status != UNKNOWN:
+                    result = self._result(run, status, start, track_memory,
+                                          extra=spent + sum(r.nodes for r in runs if r is not run))
+                    if status == LOST:
+                        result.proof = "exhausted" if rx is None else \
+                            "exhausted (with cuts proven by the relaxation)"
+                    return result
+            out_of_time = deadline is not None and time.perf_counter() >= deadline
+            out_of_nodes = max_nodes is not None and spent + sum(r.nodes for r in runs) >= max_nodes
+            if out_of_time or out_of_nodes:
+                best = max(runs, key=lambda r: r.best_progress)
+                if guided.best_progress > best.best_progress:
+                    best = guided
+                return self._result(best, UNKNOWN, start, track_memory,
+                                    extra=spent + sum(r.nodes for r in runs if r is not best))
 
-            def prune(st: State) -> bool:
-                return rx_search.is_lost(st, max_nodes=200)
+    def exact_runs(self, state: State,
+                   prune: Prune | None) -> list[_Run | _BestFirst | _ComponentRun]:
+        """The exact searches tried in turns: each explores every position, in its own
+        order and grouping, so whichever finishes first decides."""
+        runs: list[_Run | _BestFirst | _ComponentRun] = []
+        if self.components:
+            runs.append(_ComponentRun(self, state, prune))
+        runs.append(_BestFirst(self, state, prune) if self.best_first else _Run(self, state, prune))
+        return runs
 
-        # 1. a guided search for a quick win (it proves nothing when it fails)
-        guided = _Run(self, state, None, guided=True)
-        if guided.run(self._share(start, deadline, 0.3),
-                      None if max_nodes is None else max_nodes // 3) == WON:
-            return self._result(guided, WON, start, track_memory)
-        # 2. the full search
-        run: _Run | _BestFirst = (_BestFirst if self.best_first else _Run)(self, state, prune)
-        run.nodes += guided.nodes
-        status = run.status
-        if status == UNKNOWN:
-            if rx is None:
-                status = run.run(deadline, max_nodes)
-            else:
-                # a slice of the real search, then the relaxed proof, then the rest
-                status = run.run(self._share(start, deadline, 0.3),
-                                 None if max_nodes is None else max_nodes // 3)
-                if status == UNKNOWN:
-                    rdl = self._share(start, deadline, 0.7)
-                    if rx.is_lost(state, deadline=rdl):
-                        status, proof = LOST, "relaxation"
-                    else:
-                        status = run.run(deadline, max_nodes)
-        elif status == LOST and rx is not None:
-            proof = "relaxation"
-        if status == LOST and proof == "exhausted" and rx is not None and run.nodes > 1:
-            proof = "exhausted with relaxation cuts"
-        if rx is not None:
-            run.nodes += rx.nodes
-        result = self._result(run, status, start, track_memory, extra_table=len(guided.visited))
-        result.proof = proof if status == LOST else ""
-        if rx is not None:
-            result.peak_table += len(rx.lost)
-        return result
-
-    def _result(self, run: _Run | _BestFirst, status: str, start: float, track_memory: bool,
-                extra_table: int = 0) -> SolveResult:
+    def _result(self, run: _Run | _BestFirst | _ComponentRun, status: str, start: float,
+                track_memory: bool, extra: int = 0) -> SolveResult:
         peak_mem = 0
         if track_memory:
             peak_mem = tracemalloc.get_traced_memory()[1]
@@ -416,14 +645,10 @@ class Solver:
         return SolveResult(
             status=status,
             moves=[str(m) for m in run.line] if won else [],
-            nodes=run.nodes,
+            nodes=run.nodes + extra,
             seconds=time.perf_counter() - start,
-            peak_table=len(run.visited) + extra_table,
+            peak_table=len(run.visited),
             peak_memory=peak_mem,
             best_line=[str(m) for m in (run.line if won else run.best_path)],
             best_progress=self.rules.total if won else run.best_progress,
         )
-
-    @staticmethod
-    def _share(start: float, deadline: float | None, frac: float) -> float | None:
-        return None if deadline is None else start + (deadline - start) * frac

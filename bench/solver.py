@@ -1,0 +1,98 @@
+"""How fast and how often the solver decides each game.
+
+    python bench/solver.py [--games four-seasons,fours-up] [--deals 1-200] [--budget 10]
+                           [--short 2] [--workers 2]
+
+For each game, every deal of the range is solved from its opening with ``--budget``
+seconds; the deals won are solved again with ``--short`` seconds to see how many of the
+wins are already found then.  Prints the share decided, won and lost, the median, 95th
+percentile and maximum time, the positions searched per second and the peak memory
+(resident set of the worker processes), with the ratio to each target of the solver
+issue.  Every win is replayed through the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import resource
+import statistics
+import sys
+import time
+
+from patience.game import Game
+from patience.games import all_specs
+from patience.solver import solver_for
+
+Row = tuple[str, int, str, float, int, int]  # game, deal, status, seconds, nodes, rss KiB
+
+
+def solve_one(task: tuple[str, int, float]) -> Row:
+    game_id, deal, budget = task
+    g = Game(game_id, deal=deal)
+    r = solver_for(g.spec).solve(g.state, max_seconds=budget)
+    if r.status == "won":
+        for m in r.moves:
+            g.play(m)
+        if not g.is_won:
+            raise AssertionError(f"{game_id} deal {deal}: the winning line does not win")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return game_id, deal, r.status, r.seconds, r.nodes, rss
+
+
+def parse_range(text: str) -> range:
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--games", default=",".join(s.id for s in all_specs()))
+    ap.add_argument("--deals", default="1-200", type=parse_range)
+    ap.add_argument("--budget", default=10.0, type=float)
+    ap.add_argument("--short", default=2.0, type=float)
+    ap.add_argument("--workers", default=2, type=int)
+    args = ap.parse_args()
+    games = args.games.split(",")
+    deals: range = args.deals
+    print(f"deals {deals.start}-{deals.stop - 1}, budget {args.budget:g} s "
+          f"(wins re-checked at {args.short:g} s), {args.workers} worker(s), one core each")
+    header = (f"{'game':18} {'decided':>8} {'won':>6} {'lost':>6} {'unk':>5} "
+              f"{'median s':>9} {'p95 s':>7} {'max s':>7} {'pos/s':>8} {'peak MB':>8} "
+              f"{'wins@short':>10}")
+    print(header)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(args.workers, maxtasksperchild=50) as pool:
+        for game_id in games:
+            t0 = time.perf_counter()
+            rows = pool.map(solve_one, [(game_id, d, args.budget) for d in deals], chunksize=1)
+            won = [r for r in rows if r[2] == "won"]
+            short = pool.map(solve_one, [(game_id, r[1], args.short) for r in won], chunksize=1)
+            won_short = sum(1 for r in short if r[2] == "won")
+            n = len(rows)
+            lost = sum(1 for r in rows if r[2] == "lost")
+            unknown = sum(1 for r in rows if r[2] == "unknown")
+            decided = [r[3] for r in rows if r[2] != "unknown"]
+            times = [r[3] for r in rows]
+            nodes = sum(r[4] for r in rows)
+            secs = sum(times)
+            peak = max(r[5] for r in rows) / 1024
+            print(f"{game_id:18} {len(decided) / n:8.1%} {len(won) / n:6.1%} {lost / n:6.1%} "
+                  f"{unknown:5d} {statistics.median(times):9.3f} {pct(times, 0.95):7.2f} "
+                  f"{max(times):7.2f} {nodes / max(secs, 1e-9):8,.0f} {peak:8.0f} "
+                  f"{won_short / max(len(won), 1):10.1%}", flush=True)
+            print(f"{'':18} decided within {args.budget:g} s: {len(decided)}/{n}"
+                  f" (target 90%: ratio {len(decided) / n / 0.9:.2f}); decided within "
+                  f"{args.short:g} s: {sum(1 for r in rows if r[2] != 'unknown' and r[3] <= args.short)}"
+                  f"/{n}; wall {time.perf_counter() - t0:.0f} s", file=sys.stdout, flush=True)
+
+
+if __name__ == "__main__":
+    main()
