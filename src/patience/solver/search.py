@@ -276,11 +276,20 @@ class _ComponentRun:
         else:
             self.stack.append((comp, self.children(st, comp), auto))
 
+    def tkey(self, st: State) -> bytes:
+        """The tableau's key, with what else decides which tableau moves are legal: in the
+        1883 game a vacancy blocks them while the waste or the stock has cards."""
+        k = self.solver.tableau_key(st)
+        if self.solver.vacancy:
+            rules = self.solver.rules
+            k += b"+" if st.piles[rules.stock] or st.piles[rules.waste] else b"-"
+        return k
+
     def component(self, st: State) -> _Component | None:
         """The component of ``st`` explored from it (None when too large)."""
         solver = self.solver
         rules = solver.rules
-        tkey = solver.tableau_key
+        tkey = self.tkey
         comp = _Component()
         k0 = tkey(st)
         comp.states[k0] = st
@@ -313,7 +322,7 @@ class _ComponentRun:
 
     def child_key(self, st: State) -> tuple[bytes, _Component | None]:
         """The key of a new position; its component is explored only when not cached."""
-        canon = self.canon_of.get(self.solver.tableau_key(st))
+        canon = self.canon_of.get(self.tkey(st))
         if canon is not None:
             return self.solver.key_without_tableau(st) + b"\xfe" + canon, None
         comp = self.component(st)
@@ -407,6 +416,7 @@ class Solver:
         self.tableau_key = make_tableau_key(rules)
         # tableau moves can be undone (docs/solver.md, "Components")
         self.components = bool(rules.tab)
+        self.vacancy = rules.spec.space is Space.VACANCY
         self.safe = make_safe(rules)
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
