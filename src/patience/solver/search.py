@@ -12,6 +12,7 @@ import collections
 import heapq
 import time
 import tracemalloc
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -69,10 +70,11 @@ class _Run:
     """One resumable depth-first search from one position."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
-                 guided: bool = False) -> None:
+                 guided: bool = False, variant: int = 0) -> None:
         self.solver = solver
         self.prune = prune
         self.guided = guided
+        self.variant = variant
         st, auto = solver.autoplay(state)
         self.visited = {solver.key(st)}
         self.nodes = 1
@@ -88,7 +90,7 @@ class _Run:
             self.status = LOST
             self.stack = []
         else:
-            self.stack = [_Frame(st, solver.ordered_moves(st, guided), auto)]
+            self.stack = [_Frame(st, solver.ordered_moves(st, guided, variant), auto)]
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         """Search on until decided or out of budget; returns the status."""
@@ -125,7 +127,8 @@ class _Run:
                 self.best_path = [mv for f in stack for mv in f.line] + step
             if prune is not None and prune(child):
                 continue
-            stack.append(_Frame(child, solver.ordered_moves(child, self.guided), step))
+            stack.append(_Frame(child, solver.ordered_moves(child, self.guided, self.variant),
+                                step))
             checks += 1
             if checks >= 64:
                 checks = 0
@@ -414,8 +417,9 @@ class Solver:
         self.key = make_key(rules)
         self.key_without_tableau = make_key(rules, tableau=False)
         self.tableau_key = make_tableau_key(rules)
-        # tableau moves can be undone (docs/solver.md, "Components")
-        self.components = bool(rules.tab)
+        # tableau moves can be undone (docs/solver.md, "Components"); in two-deck games
+        # the components grow too large to pay for themselves
+        self.components = bool(rules.tab) and rules.spec.decks == 1
         self.vacancy = rules.spec.space is Space.VACANCY
         self.safe = make_safe(rules)
         self.found = rules.found
@@ -526,9 +530,9 @@ class Solver:
             out = [m for m in out if m.src != "deal"]
         return out
 
-    def ordered_moves(self, st: State, guided: bool = False) -> list[Move]:
+    def ordered_moves(self, st: State, guided: bool = False, variant: int = 0) -> list[Move]:
         """Legal moves, most promising first (ordering only; nothing is cut), or the
-        guided subset of them."""
+        guided subset of them; ``variant`` > 0 breaks ties in another fixed order."""
         rules = self.rules
         index = rules.index
         kind = rules.kind
@@ -565,7 +569,10 @@ class Solver:
             # tableau to tableau: emptying a pile or uncovering a card first
             return 15 if src_len == m.n else 20
 
-        moves.sort(key=score)
+        if variant:
+            moves.sort(key=lambda m: (score(m), zlib.crc32(f"{variant}:{m}".encode())))
+        else:
+            moves.sort(key=score)
         return moves
 
     # --------------------------------------------------------------- search
@@ -573,11 +580,12 @@ class Solver:
               max_seconds: float | None = None, track_memory: bool = False) -> SolveResult:
         """Decide ``state``; see docs/solver.md for the schedule:
 
-        1. a guided search (a fifth of the budget) for a quick win;
-        2. in the Four Seasons family, the relaxation (up to two fifths), for a quick
-           proof of loss;
-        3. the exact searches of the game, in turns of a quarter second, until one
-           decides or the budget is spent.
+        1. a guided search (15% of the budget) for a quick win;
+        2. in the Four Seasons family, the relaxation (up to 35%), for a quick proof of
+           loss;
+        3. in turns of a fifth of a second: the guided search, two more with other
+           tie-breaks, and the exact searches of the game, until a guided one wins or
+           an exact one decides, or the budget is spent.
         """
         start = time.perf_counter()
         if track_memory:
@@ -593,47 +601,54 @@ class Solver:
             return None if deadline is not None else 200_000
 
         guided = _Run(self, state, None, guided=True)
-        if guided.run(share(0.2), node_share(0.2)) == WON:
+        if guided.run(share(0.15), node_share(0.15)) == WON:
             return self._result(guided, WON, start, track_memory)
         spent = guided.nodes
         rx: relaxed.RelaxedSearch | None = None
         prune: Prune | None = None
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
-            if rx.is_lost(state, deadline=share(0.4), max_nodes=node_share(0.2)):
+            if rx.is_lost(state, deadline=share(0.35), max_nodes=node_share(0.2)):
                 result = self._result(guided, LOST, start, track_memory, extra=rx.nodes)
                 result.proof = "relaxation"
                 return result
             prune = rx.known_lost
             spent += rx.nodes
-        runs = self.exact_runs(state, prune)
+        # guided searches with other tie-breaks (restarts), then the exact searches
+        runs: list[_Run | _BestFirst | _ComponentRun] = [
+            guided, _Run(self, state, None, guided=True, variant=1),
+            _Run(self, state, None, guided=True, variant=2)]
+        exact = self.exact_runs(state, prune)
+        runs += exact
         while True:
-            for run in runs:
+            for run in list(runs):
                 if deadline is None:
                     step_deadline = None
                     limit: int | None = run.nodes + 20_000
                 else:
-                    step_deadline = min(deadline, time.perf_counter() + 0.25)
+                    step_deadline = min(deadline, time.perf_counter() + 0.2)
                     limit = None
                 if max_nodes is not None:
-                    room = max_nodes - spent - sum(r.nodes for r in runs)
+                    room = max_nodes - spent - sum(r.nodes for r in runs if r is not guided)
                     limit = run.nodes + max(0, min(room, 20_000))
                 status = run.run(step_deadline, limit)
-                if status != UNKNOWN:
+                if status == WON or (status == LOST and run in exact):
                     result = self._result(run, status, start, track_memory,
-                                          extra=spent + sum(r.nodes for r in runs if r is not run))
+                                          extra=spent + sum(r.nodes for r in runs
+                                                            if r is not run and r is not guided))
                     if status == LOST:
                         result.proof = "exhausted" if rx is None else \
                             "exhausted (with cuts proven by the relaxation)"
                     return result
+                if status == LOST:
+                    runs.remove(run)  # a guided search ran dry: it proves nothing
+            total = spent + sum(r.nodes for r in runs if r is not guided)
             out_of_time = deadline is not None and time.perf_counter() >= deadline
-            out_of_nodes = max_nodes is not None and spent + sum(r.nodes for r in runs) >= max_nodes
+            out_of_nodes = max_nodes is not None and total >= max_nodes
             if out_of_time or out_of_nodes:
-                best = max(runs, key=lambda r: r.best_progress)
-                if guided.best_progress > best.best_progress:
-                    best = guided
+                best = max([guided, *runs], key=lambda r: r.best_progress)
                 return self._result(best, UNKNOWN, start, track_memory,
-                                    extra=spent + sum(r.nodes for r in runs if r is not best))
+                                    extra=total - (best.nodes if best is not guided else 0))
 
     def exact_runs(self, state: State,
                    prune: Prune | None) -> list[_Run | _BestFirst | _ComponentRun]:
