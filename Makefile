@@ -1,10 +1,10 @@
-# Two set-up commands: `make run` and `make test`. Both create the virtual environment if missing.
+# Two set-up commands: `make run` (the web server) and `make test`. Both create the virtual environment if missing.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,10 +12,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# The web server on http://127.0.0.1:8000/ (API under /api; the SQLite database
+# ./data/patience.db is made on first start; PATIENCE_DB or `--db URL` choose another).
+# `python -m patience.web serve` is `patience serve`. Terminal play: `patience play GAME`.
 run: $(STAMP)
-	$(BIN)/patience play four-seasons
+	$(BIN)/python -m patience.web serve
 
-test: $(STAMP)
+# The browser tests drive Debian's Chromium (/usr/bin/chromium); installed here when missing.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	fi
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
@@ -27,6 +39,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/web_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info

@@ -17,7 +17,6 @@ import argparse
 import multiprocessing
 import resource
 import statistics
-import sys
 import time
 
 from patience.game import Game
@@ -88,10 +87,11 @@ def main() -> None:
                   f"{unknown:5d} {statistics.median(times):9.3f} {pct(times, 0.95):7.2f} "
                   f"{max(times):7.2f} {nodes / max(secs, 1e-9):8,.0f} {peak:8.0f} "
                   f"{won_short / max(len(won), 1):10.1%}", flush=True)
+            quick = sum(1 for r in rows if r[2] != "unknown" and r[3] <= args.short)
             print(f"{'':18} decided within {args.budget:g} s: {len(decided)}/{n}"
                   f" (target 90%: ratio {len(decided) / n / 0.9:.2f}); decided within "
-                  f"{args.short:g} s: {sum(1 for r in rows if r[2] != 'unknown' and r[3] <= args.short)}"
-                  f"/{n}; wall {time.perf_counter() - t0:.0f} s", file=sys.stdout, flush=True)
+                  f"{args.short:g} s: {quick}/{n}; wall {time.perf_counter() - t0:.0f} s",
+                  flush=True)
 
 
 if __name__ == "__main__":

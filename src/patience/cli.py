@@ -15,6 +15,7 @@ and add one command, with ``handler`` set to a function ``(args, console) -> int
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -52,8 +53,23 @@ def command(registrar: Registrar) -> Registrar:
     return registrar
 
 
+#: Modules that register more subcommands when imported (their heavy dependencies are
+#: imported only when their command runs).
+PLUGINS = ("patience.solve_cli", "patience.odds_cli", "patience.web.cli")
+
+
+def load_plugins() -> None:
+    for name in PLUGINS:
+        try:
+            importlib.import_module(name)
+        except ImportError as e:
+            if e.name != name:  # the plugin exists but is broken: say so
+                raise
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``patience`` argument parser, with every registered subcommand."""
+    load_plugins()
     parser = argparse.ArgumentParser(
         prog="patience",
         description="Play and study the Four Seasons, Quadrennial and Fours Up families of "

@@ -650,6 +650,15 @@ class Solver:
                 return self._result(best, UNKNOWN, start, track_memory,
                                     extra=total - (best.nodes if best is not guided else 0))
 
+    def probe(self, state: State, max_nodes: int) -> SolveResult:
+        """Only the guided search, within ``max_nodes``: a quick look for a win (the fair
+        player's samples).  ``won`` is a real win; anything else proves nothing and is
+        reported as ``unknown``."""
+        start = time.perf_counter()
+        guided = _Run(self, state, None, guided=True)
+        status = guided.run(None, max_nodes)
+        return self._result(guided, WON if status == WON else UNKNOWN, start, False)
+
     def exact_runs(self, state: State,
                    prune: Prune | None) -> list[_Run | _BestFirst | _ComponentRun]:
         """The exact searches tried in turns: each explores every position, in its own
