@@ -30,7 +30,8 @@ def test_migrations_make_the_schema_of_the_models(tmp_path: Path) -> None:
         assert compare_metadata(ctx, Base.metadata) == []
         assert ctx.get_current_revision() is not None
         tables = set(inspect(conn).get_table_names())
-    assert tables == {"alembic_version", "players", "games", "feedback", "winnable_deals"}
+    assert tables == {"alembic_version", "players", "games", "feedback", "winnable_deals",
+                      "solve_results"}
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1

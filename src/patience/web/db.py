@@ -116,6 +116,24 @@ class WinnableDeal(Base):
     found_at: Mapped[float] = mapped_column(Float)
 
 
+class SolveRecord(Base):
+    """One deal's verdict in a win-rate run (``patience odds``): runs resume from these,
+    and a finished range is not computed again."""
+
+    __tablename__ = "solve_results"
+
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    deal: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rules_version: Mapped[str] = mapped_column(String(32), primary_key=True)
+    solver_version: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)  # "thoughtful" or fair policy
+    budget: Mapped[str] = mapped_column(String(32), primary_key=True)  # "10s" or "20000n"
+    verdict: Mapped[str] = mapped_column(String(16))  # won / lost / unknown
+    nodes: Mapped[int] = mapped_column(BigInteger)
+    seconds: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
 # --------------------------------------------------------------------- engine
 def default_db_url() -> str:
     """``PATIENCE_DB`` when set, else the SQLite file ``./data/patience.db``."""

@@ -1,0 +1,106 @@
+"""The fair player: plays a deal seeing only what a person sees.
+
+A person sees every face-up card and knows which cards are still in the stock,
+but not their order.  At each decision the fair player
+
+1. plays a safe move when there is one (docs/solver.md, "Safe moves": the rule
+   never looks at the stock), or the only legal move;
+2. otherwise draws ``samples`` orders of the unseen cards (uniformly, from a
+   generator seeded by the deal number), looks for a win in each sampled
+   position with the solver's guided search limited to ``nodes`` positions, and
+   counts for each first move of a winning line one vote (when no win is found,
+   the first move towards the most cards home gets half a vote);
+3. plays the move with the most votes; ties, and positions where every sample
+   was lost, go to the first move in the solver's move ordering.
+
+It never repeats a position, and gives up after ``max_moves`` moves.  Its win
+rate is the figure to put next to the published human odds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from patience.game import Game, rules_for
+from patience.games import get_spec
+from patience.rules.spec import GameSpec
+from patience.rules.state import Move, State
+from patience.solver import solver_for
+
+POLICY_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class FairPolicy:
+    samples: int = 4
+    nodes: int = 1500
+    max_moves: int = 2000
+
+    @property
+    def label(self) -> str:
+        return f"fair-v{POLICY_VERSION}:{self.samples}x{self.nodes}"
+
+
+@dataclass
+class FairResult:
+    won: bool
+    moves: list[str] = field(default_factory=list)
+    decisions: int = 0
+    nodes: int = 0
+
+
+def sample_stock(state: State, stock_index: int, rng: random.Random) -> State:
+    """``state`` with its face-down stock in another order."""
+    stock = list(state.piles[stock_index])
+    rng.shuffle(stock)
+    piles = list(state.piles)
+    piles[stock_index] = tuple(stock)
+    return State(tuple(piles), state.base, state.passes)
+
+
+def play_fair(game: str | GameSpec, deal: int, policy: FairPolicy | None = None) -> FairResult:
+    """Play deal ``deal`` with the fair policy; the result says whether it won."""
+    policy = policy or FairPolicy()
+    spec = get_spec(game)
+    rules = rules_for(spec)
+    solver = solver_for(spec)
+    g = Game(spec, deal=deal)
+    result = FairResult(won=False)
+    seen = {solver.key(g.state)}
+    rng = random.Random(deal * 1_000_003 + 17)  # the samples only; the deal is our own shuffle
+    while len(result.moves) < policy.max_moves:
+        st = g.state
+        if rules.is_won(st):
+            result.won = True
+            return result
+        safe = solver.safe(st) if solver.safe is not None else None
+        moves = [safe] if safe is not None else solver.ordered_moves(st)
+        fresh = [m for m in moves if solver.key(rules.apply(st, m)) not in seen]
+        if not fresh:
+            return result  # stuck: nothing new to try
+        choice = fresh[0] if len(fresh) == 1 else _vote(solver, st, fresh, policy, rng, result)
+        g.play(choice)
+        result.moves.append(str(choice))
+        seen.add(solver.key(g.state))
+    return result
+
+
+def _vote(solver: object, st: State, moves: list[Move], policy: FairPolicy,
+          rng: random.Random, result: FairResult) -> Move:
+    from patience.solver.search import Solver
+
+    assert isinstance(solver, Solver)
+    result.decisions += 1
+    votes = {str(m): 0.0 for m in moves}
+    stock_i = solver.rules.stock
+    for _ in range(policy.samples):
+        sampled = sample_stock(st, stock_i, rng)
+        r = solver.probe(sampled, policy.nodes)
+        result.nodes += r.nodes
+        if r.status == "won" and r.moves and r.moves[0] in votes:
+            votes[r.moves[0]] += 1.0
+        elif r.status == "unknown" and r.best_line and r.best_line[0] in votes:
+            votes[r.best_line[0]] += 0.5
+    best = max(votes.values())
+    return next(m for m in moves if votes[str(m)] == best)

@@ -1,0 +1,229 @@
+"""Win rates with 95% Wilson intervals, measured by the solver or the fair player.
+
+A run solves every deal of a range and stores each verdict in the database
+(table ``solve_results``: game, deal, rules version, solver version, player,
+budget, verdict, nodes, seconds), so an interrupted run resumes where it
+stopped and a finished one is not computed again.  Deals are solved in local
+worker processes, or on a Dask distributed cluster (``scheduler``).
+
+Two players:
+
+* **thoughtful**: the solver, which knows the stock order
+  (:func:`patience.solver.solve` with the run's budget);
+* **fair**: :func:`patience.fair.play_fair`, which sees only what a person sees.
+
+"Unknown" verdicts count as losses for the low end of the interval and as wins
+for its high end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from patience.fair import FairPolicy, play_fair
+from patience.games import get_spec
+from patience.rules.spec import GameSpec
+from patience.solver import SOLVER_VERSION, solver_for
+
+ENGINE_VERSION = "1"
+THOUGHTFUL = "thoughtful"
+Z95 = 1.959963984540054
+
+
+def rules_version(spec: GameSpec) -> str:
+    """Changes whenever the game's declaration or the engine's version changes."""
+    return hashlib.sha256(f"{ENGINE_VERSION}:{spec!r}".encode()).hexdigest()[:12]
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``successes`` out of ``n``."""
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError("successes must lie in 0..n")
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Seconds per deal, or positions per deal (deterministic: for comparisons)."""
+
+    seconds: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.seconds is None) == (self.nodes is None):
+            raise ValueError("give a budget in seconds or in nodes, not both")
+        if (self.seconds is not None and self.seconds <= 0) or \
+                (self.nodes is not None and self.nodes <= 0):
+            raise ValueError("a budget must be positive")
+
+    @property
+    def label(self) -> str:
+        return f"{self.seconds:g}s" if self.seconds is not None else f"{self.nodes}n"
+
+
+@dataclass(frozen=True)
+class Odds:
+    """The measured win rate of one game by one player."""
+
+    game: str
+    player: str
+    budget: str
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+
+    @property
+    def rate(self) -> float:
+        return self.won / self.deals if self.deals else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        low = wilson(self.won, self.deals)[0]
+        high = wilson(self.won + self.unknown, self.deals)[1]
+        return low, high
+
+    def __str__(self) -> str:
+        lo, hi = self.interval
+        return (f"{self.game} ({self.player}, {self.budget} per deal): {self.rate:.1%} won of "
+                f"{self.deals} deals, 95% interval {lo:.1%}–{hi:.1%} "
+                f"({self.won} won, {self.lost} lost, {self.unknown} unknown)")
+
+
+Verdict = tuple[int, str, int, float]  # deal, verdict, nodes, seconds
+
+
+def solve_deal(game_id: str, deal: int, budget: Budget, fair: FairPolicy | None) -> Verdict:
+    """One deal's verdict (runs in a worker process or on a Dask worker)."""
+    start = time.perf_counter()
+    if fair is not None:
+        r = play_fair(game_id, deal, fair)
+        return deal, "won" if r.won else "lost", r.nodes, time.perf_counter() - start
+    spec = get_spec(game_id)
+    solver = solver_for(spec)
+    result = solver.solve(solver.rules.initial_state(deal), max_seconds=budget.seconds,
+                          max_nodes=budget.nodes)
+    return deal, result.status, result.nodes, result.seconds
+
+
+class OddsRun:
+    """The win-rate run of one game over a range of deals, stored in a database."""
+
+    def __init__(self, game: str, deals: Iterable[int], budget: Budget, *,
+                 fair: FairPolicy | None = None, db_url: str | None = None) -> None:
+        from patience.web.db import default_db_url, make_engine, migrate
+
+        self.spec = get_spec(game)
+        self.deals = list(deals)
+        self.budget = budget
+        self.fair = fair
+        self.player = fair.label if fair is not None else THOUGHTFUL
+        self.budget_label = "policy" if fair is not None else budget.label
+        self.engine = make_engine(db_url or default_db_url())
+        migrate(self.engine)
+
+    def _where(self) -> dict[str, Any]:
+        return {"game": self.spec.id, "rules_version": rules_version(self.spec),
+                "solver_version": SOLVER_VERSION, "player": self.player,
+                "budget": self.budget_label}
+
+    def done(self) -> dict[int, str]:
+        """Deal → verdict for the deals of the range already stored."""
+        from sqlalchemy import select
+
+        from patience.web.db import SolveRecord
+
+        wanted = set(self.deals)
+        out: dict[int, str] = {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(SolveRecord.deal, SolveRecord.verdict)
+                                .filter_by(**self._where()))
+            for deal, verdict in rows:
+                if deal in wanted:
+                    out[deal] = verdict
+        return out
+
+    def pending(self) -> list[int]:
+        have = self.done()
+        return [d for d in self.deals if d not in have]
+
+    def _store(self, verdicts: list[Verdict]) -> None:
+        from sqlalchemy.orm import Session
+
+        from patience.web.db import SolveRecord
+
+        now = time.time()
+        with Session(self.engine) as s:
+            for deal, verdict, nodes, seconds in verdicts:
+                s.merge(SolveRecord(deal=deal, verdict=verdict, nodes=nodes, seconds=seconds,
+                                    created_at=now, **self._where()))
+            s.commit()
+
+    def _results(self, deals: list[int], workers: int,
+                 scheduler: str | None) -> Iterator[Verdict]:
+        if not deals:
+            return
+        args = (self.spec.id, self.budget, self.fair)
+        if scheduler is not None:
+            from distributed import Client
+            from distributed import as_completed as dask_completed
+
+            with Client(scheduler) as client:  # type: ignore[no-untyped-call]
+                futures = client.map(solve_deal, [args[0]] * len(deals), deals,
+                                     [args[1]] * len(deals), [args[2]] * len(deals),
+                                     pure=False)
+                for f in dask_completed(futures):  # type: ignore[no-untyped-call]
+                    yield f.result()
+            return
+        if workers <= 1:
+            for d in deals:
+                yield solve_deal(self.spec.id, d, self.budget, self.fair)
+            return
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+            futs = [pool.submit(solve_deal, self.spec.id, d, self.budget, self.fair)
+                    for d in deals]
+            for f in as_completed(futs):
+                yield f.result()
+
+    def run(self, *, workers: int = 1, scheduler: str | None = None,
+            on_result: Callable[[Verdict, int, int], None] | None = None) -> Odds:
+        """Solve the pending deals and store each verdict; returns the odds of the range.
+
+        ``on_result(verdict, done, total)`` is called after each deal (progress)."""
+        todo = self.pending()
+        batch: list[Verdict] = []
+        last = time.monotonic()
+        done = len(self.deals) - len(todo)
+        try:
+            for v in self._results(todo, workers, scheduler):
+                batch.append(v)
+                done += 1
+                if on_result is not None:
+                    on_result(v, done, len(self.deals))
+                if len(batch) >= 50 or time.monotonic() - last > 2:
+                    self._store(batch)
+                    batch, last = [], time.monotonic()
+        finally:
+            if batch:
+                self._store(batch)
+        return self.odds()
+
+    def odds(self) -> Odds:
+        verdicts = list(self.done().values())
+        return Odds(self.spec.id, self.player, self.budget_label, len(verdicts),
+                    verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))

@@ -1,0 +1,128 @@
+"""The ``patience odds`` and ``patience odds-report`` commands.
+
+    patience odds GAME [--deals 1-10000] [--budget SECONDS | --nodes N] [--workers N]
+                       [--scheduler tcp://HOST:PORT] [--fair [--samples K --fair-nodes N]]
+                       [--db URL]
+    patience odds-report [--db URL] [--markdown docs/odds.md] [--plot docs/odds.png]
+                         [--json src/patience/data/odds.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from patience.cli import Subparsers, command
+
+
+def deal_range(text: str) -> range:
+    lo, sep, hi = text.partition("-")
+    try:
+        a, b = int(lo), int(hi) if sep else int(lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a deal range is like 1-10000, not {text!r}") from None
+    if a < 0 or b < a:
+        raise argparse.ArgumentTypeError(f"a deal range is like 1-10000, not {text!r}")
+    return range(a, b + 1)
+
+
+def positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return v
+
+
+def positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return v
+
+
+@command
+def add_odds_command(sub: Subparsers) -> None:
+    p = sub.add_parser("odds", help="measure a game's win rate with a 95%% interval",
+                       description="Solve every deal of a range (resuming a stored run) and "
+                                   "report the win rate with a 95%% Wilson interval.")
+    p.add_argument("game", metavar="GAME", help="game id, name or alias")
+    p.add_argument("--deals", type=deal_range, default=range(1, 10001),
+                   help="deal numbers, e.g. 1-10000 (default)")
+    p.add_argument("--budget", type=positive_float, default=None,
+                   help="seconds per deal for the solver (default 10)")
+    p.add_argument("--nodes", type=positive_int, default=None,
+                   help="positions per deal instead of seconds (reproducible anywhere)")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="local worker processes (default: one per core)")
+    p.add_argument("--scheduler", default=None,
+                   help="a Dask distributed scheduler, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--fair", action="store_true",
+                   help="the fair player (sees no stock order) instead of the solver")
+    p.add_argument("--samples", type=positive_int, default=4,
+                   help="fair player: stock orders sampled per decision")
+    p.add_argument("--fair-nodes", type=positive_int, default=1500,
+                   help="fair player: positions searched per sample")
+    p.add_argument("--db", default=None, help="SQLAlchemy URL (default PATIENCE_DB or "
+                                              "./data/patience.db)")
+    p.set_defaults(handler=run_odds)
+
+    r = sub.add_parser("odds-report", help="write docs/odds.md, its plot and the lobby figures",
+                       description="Summarise every stored win-rate run.")
+    r.add_argument("--db", default=None)
+    r.add_argument("--markdown", type=Path, default=Path("docs/odds.md"))
+    r.add_argument("--plot", type=Path, default=Path("docs/odds.png"))
+    r.add_argument("--json", type=Path, default=Path("src/patience/data/odds.json"))
+    r.set_defaults(handler=run_report)
+
+
+def run_odds(args: argparse.Namespace, console: Console) -> int:
+    from patience.fair import FairPolicy
+    from patience.odds import Budget, OddsRun
+
+    if args.budget is not None and args.nodes is not None:
+        console.print("patience odds: give --budget or --nodes, not both")
+        return 2
+    budget = Budget(nodes=args.nodes) if args.nodes else Budget(seconds=args.budget or 10.0)
+    fair = FairPolicy(samples=args.samples, nodes=args.fair_nodes) if args.fair else None
+    run = OddsRun(args.game, args.deals, budget, fair=fair, db_url=args.db)
+    pending = run.pending()
+    console.print(f"{run.spec.name}: {len(args.deals) - len(pending)} of {len(args.deals)} "
+                  f"deals already stored; solving {len(pending)} "
+                  f"({run.player}, {run.budget_label} per deal"
+                  f"{', on ' + args.scheduler if args.scheduler else f', {args.workers} workers'})")
+    won = [0]
+    seen = [0]
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("won {task.fields[rate]}"), TimeRemainingColumn(),
+                        console=console, transient=False)
+    with progress:
+        task = progress.add_task("deals", total=len(pending), rate="–")
+
+        def on_result(v: tuple[int, str, int, float], done: int, total: int) -> None:
+            seen[0] += 1
+            won[0] += v[1] == "won"
+            progress.update(task, advance=1, rate=f"{won[0] / seen[0]:.1%}")
+
+        odds = run.run(workers=args.workers, scheduler=args.scheduler, on_result=on_result)
+    console.print(str(odds))
+    return 0
+
+
+def run_report(args: argparse.Namespace, console: Console) -> int:
+    from patience.odds_report import write_report
+
+    rows = write_report(args.db, args.markdown, args.plot, args.json)
+    console.print(f"wrote {args.markdown}, {args.plot} and {args.json} ({len(rows)} games)")
+    console.print(json.dumps(rows, indent=1)[:2000])
+    return 0

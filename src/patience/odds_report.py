@@ -1,0 +1,148 @@
+"""docs/odds.md, its plot, and the figures the lobby shows, from the stored runs."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from patience.games import all_specs
+from patience.odds import THOUGHTFUL, Odds, rules_version, wilson
+from patience.solver import SOLVER_VERSION
+
+
+def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
+    """game → player kind ("thoughtful" / "fair") → the largest stored run's figures."""
+    from sqlalchemy import select
+
+    from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
+
+    engine = make_engine(db_url or default_db_url())
+    migrate(engine)
+    runs: dict[tuple[str, str, str], list[tuple[int, str]]] = defaultdict(list)
+    versions = {s.id: rules_version(s) for s in all_specs()}
+    with engine.connect() as conn:
+        for r in conn.execute(select(SolveRecord.game, SolveRecord.player, SolveRecord.budget,
+                                     SolveRecord.deal, SolveRecord.verdict,
+                                     SolveRecord.rules_version, SolveRecord.solver_version)):
+            game, player, budget, deal, verdict, rv, sv = r
+            if versions.get(game) != rv or sv != SOLVER_VERSION:
+                continue  # measured under other rules or another solver
+            runs[(game, player, budget)].append((deal, verdict))
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for (game, player, budget), rows in runs.items():
+        kind = "thoughtful" if player == THOUGHTFUL else "fair"
+        verdicts = [v for _, v in rows]
+        odds = Odds(game, player, budget, len(rows), verdicts.count("won"),
+                    verdicts.count("lost"), verdicts.count("unknown"))
+        if kind in out[game] and out[game][kind]["deals"] >= odds.deals:
+            continue
+        lo, hi = odds.interval
+        deals = sorted(d for d, _ in rows)
+        out[game][kind] = {
+            "rate": odds.rate, "low": lo, "high": hi, "deals": odds.deals, "won": odds.won,
+            "lost": odds.lost, "unknown": odds.unknown, "player": player, "budget": budget,
+            "first_deal": deals[0], "last_deal": deals[-1],
+        }
+    return dict(out)
+
+
+def _command(game: str, row: dict[str, Any]) -> str:
+    span = f"{row['first_deal']}-{row['last_deal']}"
+    if row["player"] == THOUGHTFUL:
+        b = row["budget"]
+        flag = f"--nodes {b[:-1]}" if b.endswith("n") else f"--budget {b[:-1]}"
+        return f"patience odds {game} --deals {span} {flag}"
+    samples, nodes = row["player"].split(":")[1].split("x")
+    return f"patience odds {game} --deals {span} --fair --samples {samples} --fair-nodes {nodes}"
+
+
+def _pct(row: dict[str, Any] | None) -> str:
+    if not row:
+        return "not measured"
+    return f"{row['rate']:.1%} ({row['low']:.1%}–{row['high']:.1%})"
+
+
+def write_report(db_url: str | None, markdown: Path, plot: Path,
+                 json_path: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    data = collect(db_url)
+    lines = [
+        "# Win rates",
+        "",
+        "Measured by `patience odds` (see `src/patience/odds.py`) and written by "
+        "`patience odds-report`. Each rate has a 95% Wilson interval in which deals left "
+        "*unknown* count as losses for the low end and as wins for the high end.",
+        "",
+        "- **Thoughtful**: the solver, which knows the order of the stock, with the budget "
+        "per deal shown; a deal counts as won only with a winning line that replays.",
+        "- **Fair**: the fair player of `src/patience/fair.py`, which sees only what a person "
+        "sees (face-up cards; the stock as an unknown set) and at each decision samples "
+        "stock orders, looks for wins in each with a small search, and plays the move that "
+        "wins most often. Its budget is *samples × positions* per decision.",
+        "",
+        "| game | thoughtful (95% interval) | deals | unknown | budget | fair (95% interval) "
+        "| deals | policy | published | source |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    commands = []
+    for spec in all_specs():
+        rows = data.get(spec.id, {})
+        t, f = rows.get("thoughtful"), rows.get("fair")
+        lines.append(
+            f"| {spec.name} | {_pct(t)} | {t['deals'] if t else '—'} | "
+            f"{t['unknown'] if t else '—'} | {t['budget'] if t else '—'} | {_pct(f)} | "
+            f"{f['deals'] if f else '—'} | {f['player'] if f else '—'} | "
+            f"{spec.odds or '—'} | {spec.odds_source or '—'} |")
+        for kind, row in (("thoughtful", t), ("fair", f)):
+            if row:
+                commands.append(f"{spec.name}, {kind}: `{_command(spec.id, row)}`")
+    lines += ["", "## Reproduce", "", *[f"- {c}" for c in commands], "",
+              f"![Win rates per game]({plot.name})", ""]
+    markdown.parent.mkdir(parents=True, exist_ok=True)
+    markdown.write_text("\n".join(lines), encoding="utf-8")
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    _plot(data, plot)
+    return data
+
+
+def _plot(data: dict[str, dict[str, dict[str, Any]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    specs = all_specs()
+    fig, ax = plt.subplots(figsize=(9, 4.5), dpi=110)
+    xs = range(len(specs))
+    for offset, kind, colour in ((-0.18, "thoughtful", "#2f6f4f"), (0.18, "fair", "#c0603a")):
+        for x, spec in zip(xs, specs, strict=True):
+            row = data.get(spec.id, {}).get(kind)
+            if not row:
+                continue
+            ax.bar(x + offset, row["rate"] * 100, width=0.34, color=colour,
+                   label=kind if x == next(i for i, s in enumerate(specs)
+                                           if data.get(s.id, {}).get(kind)) else None)
+            ax.errorbar(x + offset, row["rate"] * 100,
+                        yerr=[[max(0.0, (row["rate"] - row["low"]) * 100)],
+                              [max(0.0, (row["high"] - row["rate"]) * 100)]],
+                        fmt="none", ecolor="black", capsize=3, linewidth=1)
+    for x, spec in zip(xs, specs, strict=True):
+        if spec.odds_value is not None:
+            ax.plot([x - 0.4, x + 0.4], [spec.odds_value * 100] * 2, color="#3050c0",
+                    linestyle="--", linewidth=1.5,
+                    label="published" if spec.id == next(
+                        s.id for s in specs if s.odds_value is not None) else None)
+    ax.set_xticks(list(xs), [s.name for s in specs], rotation=20, ha="right")
+    ax.set_ylabel("deals won (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Win rates with 95% intervals")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+
+
+__all__ = ["collect", "wilson", "write_report"]

@@ -1,0 +1,106 @@
+"""Win-rate runs: the Wilson interval, resuming, and local runs against a Dask cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import patience.odds as odds_mod
+from patience.odds import Budget, Odds, OddsRun, wilson
+
+
+@pytest.mark.parametrize(("k", "n", "low", "high"), [
+    (0, 10, 0.0, 0.2775),
+    (5, 10, 0.2366, 0.7634),
+    (10, 10, 0.7225, 1.0),
+    (1, 1, 0.2065, 1.0),
+    (50, 100, 0.4038, 0.5962),
+    (9, 100, 0.0481, 0.1623),
+])
+def test_wilson_interval_known_values(k: int, n: int, low: float, high: float) -> None:
+    lo, hi = wilson(k, n)
+    assert lo == pytest.approx(low, abs=5e-5)
+    assert hi == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_rejects_impossible_counts() -> None:
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_unknown_deals_widen_the_interval_both_ways() -> None:
+    decided = Odds("g", "thoughtful", "1s", deals=100, won=40, lost=60, unknown=0)
+    undecided = Odds("g", "thoughtful", "1s", deals=100, won=40, lost=50, unknown=10)
+    assert undecided.interval[0] == pytest.approx(decided.interval[0])
+    assert undecided.interval[1] == pytest.approx(wilson(50, 100)[1])
+    assert undecided.interval[1] > decided.interval[1]
+    assert undecided.rate == decided.rate == 0.4
+
+
+def test_budget_needs_exactly_one_limit() -> None:
+    with pytest.raises(ValueError):
+        Budget()
+    with pytest.raises(ValueError):
+        Budget(seconds=1, nodes=10)
+    assert Budget(nodes=300).label == "300n" and Budget(seconds=2.5).label == "2.5s"
+
+
+def _db(tmp_path: Path, name: str) -> str:
+    return f"sqlite:///{tmp_path / name}"
+
+
+def test_an_interrupted_run_resumes_and_a_finished_one_is_not_recomputed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    budget = Budget(nodes=4000)
+    calls: list[int] = []
+    real = odds_mod.solve_deal
+
+    def interrupted(game: str, deal: int, b: Budget, fair: object) -> odds_mod.Verdict:
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        calls.append(deal)
+        return real(game, deal, b, None)
+
+    monkeypatch.setattr(odds_mod, "solve_deal", interrupted)
+    run = OddsRun("quadrennial", range(1, 9), budget, db_url=_db(tmp_path, "a.db"))
+    with pytest.raises(KeyboardInterrupt):
+        run.run(workers=1)
+    assert sorted(run.done()) == [1, 2, 3, 4]  # what was solved before the stop is kept
+    monkeypatch.setattr(odds_mod, "solve_deal", lambda *a: (calls.append(a[1]), real(*a))[1])
+    again = OddsRun("quadrennial", range(1, 9), budget, db_url=_db(tmp_path, "a.db"))
+    assert again.pending() == [5, 6, 7, 8]
+    resumed = again.run(workers=1)
+    assert calls == [1, 2, 3, 4, 5, 6, 7, 8]  # nothing solved twice
+    assert resumed.deals == 8
+    calls.clear()
+    assert OddsRun("quadrennial", range(1, 9), budget,
+                   db_url=_db(tmp_path, "a.db")).run(workers=1) == resumed
+    assert calls == []  # a finished run is not recomputed
+    monkeypatch.setattr(odds_mod, "solve_deal", real)
+    fresh = OddsRun("quadrennial", range(1, 9), budget, db_url=_db(tmp_path, "b.db"))
+    assert fresh.run(workers=1) == resumed
+
+
+def test_other_budgets_and_players_are_separate_runs(tmp_path: Path) -> None:
+    url = _db(tmp_path, "c.db")
+    OddsRun("simplicity", range(1, 4), Budget(nodes=3000), db_url=url).run()
+    other = OddsRun("simplicity", range(1, 4), Budget(nodes=5000), db_url=url)
+    assert other.pending() == [1, 2, 3]
+
+
+@pytest.mark.timeout(300)
+def test_dask_cluster_and_local_processes_agree(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    deals = range(1, 9)
+    budget = Budget(nodes=3000)  # positions, not seconds: the same verdict on any machine
+    local = OddsRun("fours-up", deals, budget, db_url=_db(tmp_path, "local.db"))
+    local.run(workers=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = OddsRun("fours-up", deals, budget, db_url=_db(tmp_path, "dask.db"))
+        remote.run(scheduler=cluster.scheduler_address)
+    assert remote.done() == local.done()
+    assert len(local.done()) == len(deals)
+    assert set(local.done().values()) <= {"won", "lost", "unknown"}
