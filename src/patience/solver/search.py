@@ -13,7 +13,7 @@ import heapq
 import time
 import tracemalloc
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from patience.rules.engine import Rules
@@ -66,31 +66,52 @@ class _Frame:
 Prune = Callable[[State], bool]
 
 
-class _Run:
+class _Search:
+    """What every resumable search shares: the root after its safe moves, the verdict
+    so far, the winning line, and the line to the best position seen."""
+
+    visited: Collection[bytes]
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
+        self.solver = solver
+        self.prune = prune
+        self.root, self.root_line = solver.autoplay(state)
+        self.nodes = 1
+        self.best_progress = solver.progress(self.root)
+        self._best_line: list[Move] = list(self.root_line)
+        self.line: list[Move] = []
+        self.status = UNKNOWN
+        if solver.rules.is_won(self.root):
+            self.status = WON
+            self.line = list(self.root_line)
+        elif prune is not None and prune(self.root):
+            self.status = LOST
+
+    @property
+    def best_path(self) -> list[Move]:
+        return self._best_line
+
+    def spent(self, deadline: float | None, max_nodes: int | None) -> bool:
+        return (max_nodes is not None and self.nodes >= max_nodes) or \
+            (deadline is not None and time.perf_counter() >= deadline)
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        raise NotImplementedError
+
+
+class _Run(_Search):
     """One resumable depth-first search from one position."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  guided: bool = False, variant: int = 0) -> None:
-        self.solver = solver
-        self.prune = prune
+        super().__init__(solver, state, prune)
         self.guided = guided
         self.variant = variant
-        st, auto = solver.autoplay(state)
-        self.visited = {solver.key(st)}
-        self.nodes = 1
-        self.best_progress = solver.progress(st)
-        self.best_path: list[Move] = list(auto)
-        self.line: list[Move] = []
-        self.status = UNKNOWN
-        if solver.rules.is_won(st):
-            self.status = WON
-            self.line = list(auto)
-            self.stack: list[_Frame] = []
-        elif prune is not None and prune(st):
-            self.status = LOST
-            self.stack = []
-        else:
-            self.stack = [_Frame(st, solver.ordered_moves(st, guided, variant), auto)]
+        self.visited: set[bytes] = {solver.key(self.root)}
+        self.stack: list[_Frame] = []
+        if self.status == UNKNOWN:
+            self.stack.append(_Frame(self.root, solver.ordered_moves(self.root, guided, variant),
+                                     self.root_line))
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         """Search on until decided or out of budget; returns the status."""
@@ -124,7 +145,7 @@ class _Run:
             prog = solver.progress(child)
             if prog > self.best_progress:
                 self.best_progress = prog
-                self.best_path = [mv for f in stack for mv in f.line] + step
+                self._best_line = [mv for f in stack for mv in f.line] + step
             if prune is not None and prune(child):
                 continue
             stack.append(_Frame(child, solver.ordered_moves(child, self.guided, self.variant),
@@ -132,43 +153,28 @@ class _Run:
             checks += 1
             if checks >= 64:
                 checks = 0
-                if max_nodes is not None and self.nodes >= max_nodes:
-                    return UNKNOWN
-                if deadline is not None and time.perf_counter() >= deadline:
+                if self.spent(deadline, max_nodes):
                     return UNKNOWN
         self.status = LOST
         return LOST
 
 
-class _BestFirst:
+class _BestFirst(_Search):
     """A resumable best-first search: the open position with the best
     :meth:`Solver.score` is expanded first (the newest among equals).  It
     explores the same positions as the depth-first search, in another order,
     so its verdicts are as exact; it keeps the open positions in memory."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
-        self.solver = solver
-        self.prune = prune
-        st, auto = solver.autoplay(state)
-        k = solver.key(st)
-        self.root_key = k
+        super().__init__(solver, state, prune)
+        k = solver.key(self.root)
         self.parent: dict[bytes, tuple[bytes, list[Move]] | None] = {k: None}
-        self.visited = self.parent  # the table, for the counters
-        self.nodes = 1
-        self.best_progress = solver.progress(st)
+        self.visited = self.parent.keys()  # the table, for the counters
         self.best_key = k
-        self.root_line = auto
-        self.line: list[Move] = []
-        self.status = UNKNOWN
         self.seq = 0
         self.heap: list[tuple[int, int, bytes, State]] = []
-        if solver.rules.is_won(st):
-            self.status = WON
-            self.line = list(auto)
-        elif prune is not None and prune(st):
-            self.status = LOST
-        else:
-            self.heap.append((-solver.score(st), 0, k, st))
+        if self.status == UNKNOWN:
+            self.heap.append((-solver.score(self.root), 0, k, self.root))
 
     def path(self, k: bytes) -> list[Move]:
         steps: list[list[Move]] = []
@@ -217,9 +223,7 @@ class _BestFirst:
             checks += 1
             if checks >= 32:
                 checks = 0
-                if max_nodes is not None and self.nodes >= max_nodes:
-                    return UNKNOWN
-                if deadline is not None and time.perf_counter() >= deadline:
+                if self.spent(deadline, max_nodes):
                     return UNKNOWN
         self.status = LOST
         return LOST
@@ -250,34 +254,21 @@ class _Component:
         return out
 
 
-class _ComponentRun:
+class _ComponentRun(_Search):
     """A resumable depth-first search whose positions are tableau components
     (docs/solver.md, "Components"): positions that differ only by tableau moves
     that can be undone have the same outcome, so one is searched for all, and
     its moves are the other moves made from any of its tableaux."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
-        self.solver = solver
-        self.prune = prune
+        super().__init__(solver, state, prune)
         self.canon_of: dict[bytes, bytes] = {}  # tableau key -> component canon (cache)
-        st, auto = solver.autoplay(state)
-        comp = self.component(st)
-        self.visited = {self.node_key(st, comp)}
-        self.nodes = 1
-        self.best_progress = solver.progress(st)
-        self.best_path: list[Move] = list(auto)
-        self.line: list[Move] = []
-        self.status = UNKNOWN
+        comp = self.component(self.root)
+        self.visited: set[bytes] = {self.node_key(self.root, comp)}
         self.stack: list[tuple[_Component | None, Iterator[tuple[list[Move], State]],
-                               list[Move]]]
-        self.stack = []
-        if solver.rules.is_won(st):
-            self.status = WON
-            self.line = list(auto)
-        elif prune is not None and prune(st):
-            self.status = LOST
-        else:
-            self.stack.append((comp, self.children(st, comp), auto))
+                               list[Move]]] = []
+        if self.status == UNKNOWN:
+            self.stack.append((comp, self.children(self.root, comp), self.root_line))
 
     def tkey(self, st: State) -> bytes:
         """The tableau's key, with what else decides which tableau moves are legal: in the
@@ -392,7 +383,7 @@ class _ComponentRun:
             prog = solver.progress(child)
             if prog > self.best_progress:
                 self.best_progress = prog
-                self.best_path = [m for f in stack for m in f[2]] + step
+                self._best_line = [m for f in stack for m in f[2]] + step
             if prune is not None and prune(child):
                 continue
             if ccomp is None and not k.startswith(b"R"):
@@ -401,9 +392,7 @@ class _ComponentRun:
             checks += 1
             if checks >= 16:
                 checks = 0
-                if max_nodes is not None and self.nodes >= max_nodes:
-                    return UNKNOWN
-                if deadline is not None and time.perf_counter() >= deadline:
+                if self.spent(deadline, max_nodes):
                     return UNKNOWN
         self.status = LOST
         return LOST
@@ -615,7 +604,7 @@ class Solver:
             prune = rx.known_lost
             spent += rx.nodes
         # guided searches with other tie-breaks (restarts), then the exact searches
-        runs: list[_Run | _BestFirst | _ComponentRun] = [
+        runs: list[_Search] = [
             guided, _Run(self, state, None, guided=True, variant=1),
             _Run(self, state, None, guided=True, variant=2)]
         exact = self.exact_runs(state, prune)
@@ -660,16 +649,16 @@ class Solver:
         return self._result(guided, WON if status == WON else UNKNOWN, start, False)
 
     def exact_runs(self, state: State,
-                   prune: Prune | None) -> list[_Run | _BestFirst | _ComponentRun]:
+                   prune: Prune | None) -> list[_Search]:
         """The exact searches tried in turns: each explores every position, in its own
         order and grouping, so whichever finishes first decides."""
-        runs: list[_Run | _BestFirst | _ComponentRun] = []
+        runs: list[_Search] = []
         if self.components:
             runs.append(_ComponentRun(self, state, prune))
         runs.append(_BestFirst(self, state, prune) if self.best_first else _Run(self, state, prune))
         return runs
 
-    def _result(self, run: _Run | _BestFirst | _ComponentRun, status: str, start: float,
+    def _result(self, run: _Search, status: str, start: float,
                 track_memory: bool, extra: int = 0) -> SolveResult:
         peak_mem = 0
         if track_memory:
