@@ -104,3 +104,19 @@ def test_dask_cluster_and_local_processes_agree(tmp_path: Path) -> None:
     assert remote.done() == local.done()
     assert len(local.done()) == len(deals)
     assert set(local.done().values()) <= {"won", "lost", "unknown"}
+
+
+def test_report_writes_the_table_the_plot_and_the_lobby_figures(tmp_path: Path) -> None:
+    from patience.odds_report import write_report
+
+    url = _db(tmp_path, "r.db")
+    OddsRun("simplicity", range(1, 4), Budget(nodes=3000), db_url=url).run()
+    md, png, js = tmp_path / "odds.md", tmp_path / "odds.png", tmp_path / "odds.json"
+    data = write_report(url, md, png, js)
+    row = data["simplicity"]["thoughtful"]
+    assert (row["deals"], row["won"] + row["lost"] + row["unknown"]) == (3, 3)
+    text = md.read_text()
+    assert "`patience odds simplicity --deals 1-3 --nodes 3000`" in text
+    assert "| Fours Up | not measured |" in text and "| 45% | Pretty Good Solitaire |" in text
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert '"simplicity"' in js.read_text()

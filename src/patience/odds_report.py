@@ -145,4 +145,14 @@ def _plot(data: dict[str, dict[str, dict[str, Any]]], path: Path) -> None:
     plt.close(fig)
 
 
-__all__ = ["collect", "wilson", "write_report"]
+def measured(game_id: str) -> dict[str, dict[str, Any]]:
+    """The published measurements of a game (``patience/data/odds.json``, written by
+    ``patience odds-report``): player kind → rate, low, high, deals, unknown, budget."""
+    from importlib.resources import files
+
+    data = json.loads(files("patience").joinpath("data/odds.json").read_text(encoding="utf-8"))
+    out: dict[str, dict[str, Any]] = data.get(game_id, {})
+    return out
+
+
+__all__ = ["collect", "measured", "wilson", "write_report"]

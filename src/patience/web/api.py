@@ -123,7 +123,17 @@ def _entry(spec: GameSpec) -> dict[str, Any]:
             "decks": spec.decks, "odds": spec.odds, "odds_source": spec.odds_source,
             "odds_value": spec.odds_value, "play_minutes": spec.play_minutes,
             "difficulty": spec.difficulty, "related": related, "summary": spec.summary,
-            "layout": spec.layout, "section": spec.section}
+            "layout": spec.layout, "section": spec.section, **_measured(spec.id)}
+
+
+def _measured(game_id: str) -> dict[str, schemas.MeasuredOdds]:
+    from patience.odds_report import measured
+
+    out = {}
+    for kind, row in measured(game_id).items():
+        out[kind] = schemas.MeasuredOdds(**{k: row[k] for k in ("rate", "low", "high", "deals",
+                                                                  "unknown", "budget")})
+    return out
 
 
 @cache

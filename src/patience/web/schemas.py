@@ -177,6 +177,17 @@ class RelatedGame(BaseModel):
     name: str
 
 
+class MeasuredOdds(BaseModel):
+    """A win rate measured by `patience odds` (docs/odds.md)."""
+
+    rate: float
+    low: float = Field(description="low end of the 95% Wilson interval (unknowns as losses)")
+    high: float = Field(description="high end of the 95% Wilson interval (unknowns as wins)")
+    deals: int
+    unknown: int
+    budget: str
+
+
 class CatalogueEntry(BaseModel):
     id: str
     name: str
@@ -191,6 +202,10 @@ class CatalogueEntry(BaseModel):
     summary: str
     layout: str
     section: str
+    thoughtful: MeasuredOdds | None = Field(
+        default=None, description="our solver's win rate, knowing the stock order")
+    fair: MeasuredOdds | None = Field(
+        default=None, description="the fair player's win rate, seeing only what a person sees")
 
 
 class Catalogue(BaseModel):
