@@ -99,6 +99,9 @@ def create_app(db_url: str | None = None, *, solver_seconds: float = 2.0,
     app.state.db_url = url
     app.add_middleware(PlayerCookieMiddleware)
     app.include_router(api.router)
+    from patience.web.pages import install_pages
+
+    install_pages(app)  # the lobby, the tables, rules, statistics and player pages
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
