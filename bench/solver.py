@@ -86,7 +86,7 @@ def main() -> None:
             print(f"{game_id:18} {len(decided) / n:8.1%} {len(won) / n:6.1%} {lost / n:6.1%} "
                   f"{unknown:5d} {statistics.median(times):9.3f} {pct(times, 0.95):7.2f} "
                   f"{max(times):7.2f} {nodes / max(secs, 1e-9):8,.0f} {peak:8.0f} "
-                  f"{won_short / max(len(won), 1):10.1%}", flush=True)
+                  f"{f'{won_short / len(won):.1%}' if won else '—':>10}", flush=True)
             quick = sum(1 for r in rows if r[2] != "unknown" and r[3] <= args.short)
             print(f"{'':18} decided within {args.budget:g} s: {len(decided)}/{n}"
                   f" (target 90%: ratio {len(decided) / n / 0.9:.2f}); decided within "
