@@ -282,8 +282,9 @@ def test_no_command_and_help(capsys: pytest.CaptureFixture[str],
 
 def test_a_command_can_be_plugged_in(capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    def add_solve_command(subparsers: Subparsers) -> None:
-        p = subparsers.add_parser("solve", help="solve a deal")
+    # (named "demo": the real `solve` command is registered by patience.solve_cli)
+    def add_demo_command(subparsers: Subparsers) -> None:
+        p = subparsers.add_parser("demo", help="solve a deal")
         p.add_argument("game")
 
         def handler(args: argparse.Namespace, console: Console) -> int:
@@ -292,10 +293,10 @@ def test_a_command_can_be_plugged_in(capsys: pytest.CaptureFixture[str],
 
         p.set_defaults(handler=handler)
 
-    monkeypatch.setattr("patience.cli.COMMANDS", [*COMMANDS, add_solve_command])
-    code, out, _ = run(capsys, monkeypatch, "solve", "czarina")
+    monkeypatch.setattr("patience.cli.COMMANDS", [*COMMANDS, add_demo_command])
+    code, out, _ = run(capsys, monkeypatch, "demo", "czarina")
     assert code == 0 and out == "solving czarina\n"
-    code, _, err = run(capsys, monkeypatch, "solve", "nope")
+    code, _, err = run(capsys, monkeypatch, "demo", "nope")
     assert code == 2 and "no game 'nope'" in err
 
 

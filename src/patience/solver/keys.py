@@ -45,14 +45,18 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
     stock_by_len = spec.stock is StockKind.WASTE and spec.passes == 1
     suit_found = spec.foundation_build is Build.SUIT
 
+    def cards(b: bytes) -> bytes:
+        """Card bytes, by rank alone where suits do not matter (never counts or heights)."""
+        return b.translate(_RANK_TABLE) if ranks_only else b
+
     def key(st: State) -> bytes:
         p = st.piles
         head = bytes((st.base, st.passes, len(p[stock_i]) & 0xFF, len(p[stock_i]) >> 8))
         parts = [head]
         if not stock_by_len:
-            parts.append(bytes(p[stock_i]))
+            parts.append(cards(bytes(p[stock_i])))
         if waste_i >= 0:
-            parts.append(bytes(p[waste_i]))
+            parts.append(cards(bytes(p[waste_i])))
         if suit_found:
             parts.append(b"".join(sorted(bytes((f[0], len(f))) if f else b"\x00\x00"
                                          for f in (p[i] for i in found))))
@@ -61,13 +65,12 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
         else:
             parts.append(SEP.join(sorted(bytes(p[i]) for i in found)))
         if tab and tableau:
-            parts.append(SEP.join(sorted(bytes(p[i]) for i in tab)))
+            parts.append(SEP.join(sorted(cards(bytes(p[i])) for i in tab)))
         if cells:
-            parts.append(bytes(sorted(p[i][0] if p[i] else 254 for i in cells)))
+            parts.append(cards(bytes(sorted(p[i][0] if p[i] else 254 for i in cells))))
         if res:
-            parts.append(SEP.join(bytes(p[i]) for i in res))
-        k = (SEP + SEP).join(parts)
-        return k.translate(_RANK_TABLE) if ranks_only else k
+            parts.append(SEP.join(cards(bytes(p[i])) for i in res))
+        return (SEP + SEP).join(parts)
 
     return key
 
