@@ -97,6 +97,18 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
         for kind, row in (("thoughtful", t), ("fair", f)):
             if row:
                 commands.append(f"{spec.name}, {kind}: `{_command(spec.id, row)}`")
+    compare = []
+    for spec in all_specs():
+        f = data.get(spec.id, {}).get("fair")
+        if f and spec.odds_value is not None:
+            diff = (f["rate"] - spec.odds_value) * 100
+            inside = f["low"] <= spec.odds_value <= f["high"]
+            compare.append(
+                f"- {spec.name}: fair {f['rate']:.1%} against the published {spec.odds} "
+                f"({spec.odds_source}): {diff:+.1f} percentage points; the published figure is "
+                f"{'inside' if inside else 'outside'} the fair interval.")
+    if compare:
+        lines += ["", "## Fair rates against the published odds", "", *compare]
     lines += ["", "## Reproduce", "", *[f"- {c}" for c in commands], "",
               f"![Win rates per game]({plot.name})", ""]
     markdown.parent.mkdir(parents=True, exist_ok=True)
