@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import patience.odds as odds_mod
+from patience.fair import FairPolicy
 from patience.odds import Budget, Odds, OddsRun, wilson
 
 
@@ -83,11 +84,35 @@ def test_an_interrupted_run_resumes_and_a_finished_one_is_not_recomputed(
     assert fresh.run(workers=1) == resumed
 
 
-def test_other_budgets_and_players_are_separate_runs(tmp_path: Path) -> None:
+def test_a_larger_budget_solves_only_the_unknown_deals_again(tmp_path: Path) -> None:
     url = _db(tmp_path, "c.db")
-    OddsRun("simplicity", range(1, 4), Budget(nodes=3000), db_url=url).run()
-    other = OddsRun("simplicity", range(1, 4), Budget(nodes=5000), db_url=url)
-    assert other.pending() == [1, 2, 3]
+    small = OddsRun("four-seasons", range(1, 7), Budget(nodes=300), db_url=url)
+    first = small.run()
+    unknown = sorted(d for d, v in small.done().items() if v == "unknown")
+    assert first.unknown == len(unknown) >= 1 and first.won >= 1  # (deals 1-6 at 300 nodes)
+    assert OddsRun("four-seasons", range(1, 7), Budget(nodes=200), db_url=url).pending() == []
+    bigger = OddsRun("four-seasons", range(1, 7), Budget(nodes=3000), db_url=url)
+    assert bigger.pending() == unknown
+    second = bigger.run()
+    assert second.deals == 6 and second.won >= first.won
+    assert second.won + second.lost + second.unknown == 6
+    # the fair player is a run of its own
+    fair = OddsRun("four-seasons", range(1, 7), Budget(nodes=300), db_url=url,
+                   fair=FairPolicy(samples=1, nodes=50))
+    assert fair.pending() == [1, 2, 3, 4, 5, 6]
+
+
+def test_best_verdicts_trust_old_wins_but_not_old_losses() -> None:
+    from patience.odds import best_verdicts
+    from patience.solver import SOLVER_VERSION as NOW
+
+    rows = [(1, "unknown", "2s", NOW), (1, "won", "30s", "old"),
+            (2, "lost", "2s", "old"), (2, "unknown", "2s", NOW), (2, "unknown", "30s", NOW),
+            (3, "lost", "10s", NOW), (3, "unknown", "2s", NOW)]
+    assert best_verdicts(rows, thoughtful=True) == {
+        1: ("won", "30s"), 2: ("unknown", "30s"), 3: ("lost", "10s")}
+    assert best_verdicts(rows, thoughtful=False) == {
+        1: ("unknown", "2s"), 2: ("unknown", "30s"), 3: ("lost", "10s")}
 
 
 @pytest.mark.timeout(300)

@@ -6,6 +6,13 @@ budget, verdict, nodes, seconds), so an interrupted run resumes where it
 stopped and a finished one is not computed again.  Deals are solved in local
 worker processes, or on a Dask distributed cluster (``scheduler``).
 
+For the thoughtful player a decided verdict is a fact about the deal, so runs
+build on each other: a win (its line replayed through the engine before it is
+stored) counts under any budget and solver version, a loss under any budget of
+the current solver version, and a deal left unknown is solved again by a run
+with a larger budget of the same kind.  So ``--budget 2`` over 10,000 deals
+followed by ``--budget 30`` over the same range re-solves only the unknown ones.
+
 Two players:
 
 * **thoughtful**: the solver, which knows the stock order
@@ -113,9 +120,49 @@ def solve_deal(game_id: str, deal: int, budget: Budget, fair: FairPolicy | None)
         return deal, "won" if r.won else "lost", r.nodes, time.perf_counter() - start
     spec = get_spec(game_id)
     solver = solver_for(spec)
-    result = solver.solve(solver.rules.initial_state(deal), max_seconds=budget.seconds,
-                          max_nodes=budget.nodes)
+    root = solver.rules.initial_state(deal)
+    result = solver.solve(root, max_seconds=budget.seconds, max_nodes=budget.nodes)
+    if result.status == "won" and not replays(game_id, deal, result.moves):
+        raise RuntimeError(f"{game_id} deal {deal}: the solver's winning line does not replay")
     return deal, result.status, result.nodes, result.seconds
+
+
+def replays(game_id: str, deal: int, moves: list[str]) -> bool:
+    """True when ``moves`` played from the deal's start through the engine win it."""
+    from patience.game import Game
+
+    game = Game(game_id, deal=deal)
+    for m in moves:
+        game.play(m)
+    return game.is_won
+
+
+def budget_key(label: str) -> tuple[str, float]:
+    """A budget label's kind ("s" or "n") and size, to compare budgets of one kind (the
+    fair player's label, "policy", is a kind of its own)."""
+    try:
+        return label[-1], float(label[:-1])
+    except ValueError:
+        return label, 0.0
+
+
+def best_verdicts(rows: Iterable[tuple[int, str, str, str]], *,
+                  thoughtful: bool) -> dict[int, tuple[str, str]]:
+    """Deal → (verdict, budget) from stored rows ``(deal, verdict, budget, solver version)``
+    of one game, rules version and player: for the thoughtful player a win of any solver
+    version beats a loss of the current one, which beats an unknown of the current one at
+    the largest budget; the fair player's verdicts count only from the current solver."""
+    rank = {"won": 2, "lost": 1, "unknown": 0}
+    out: dict[int, tuple[str, str]] = {}
+    for deal, verdict, budget, version in rows:
+        current = version == SOLVER_VERSION
+        if not current and not (thoughtful and verdict == "won"):
+            continue
+        old = out.get(deal)
+        if old is None or rank[verdict] > rank[old[0]] or (
+                verdict == old[0] == "unknown" and budget_key(budget) > budget_key(old[1])):
+            out[deal] = (verdict, budget)
+    return out
 
 
 class OddsRun:
@@ -139,20 +186,31 @@ class OddsRun:
                 "solver_version": SOLVER_VERSION, "player": self.player,
                 "budget": self.budget_label}
 
-    def done(self) -> dict[int, str]:
-        """Deal → verdict for the deals of the range already stored."""
+    def _best(self) -> dict[int, tuple[str, str]]:
+        """Deal → (best stored verdict, its budget) for the deals of the range."""
         from sqlalchemy import select
 
         from patience.web.db import SolveRecord
 
         wanted = set(self.deals)
-        out: dict[int, str] = {}
         with self.engine.connect() as conn:
-            rows = conn.execute(select(SolveRecord.deal, SolveRecord.verdict)
-                                .filter_by(**self._where()))
-            for deal, verdict in rows:
-                if deal in wanted:
-                    out[deal] = verdict
+            rows = conn.execute(
+                select(SolveRecord.deal, SolveRecord.verdict, SolveRecord.budget,
+                       SolveRecord.solver_version)
+                .filter_by(game=self.spec.id, rules_version=rules_version(self.spec),
+                           player=self.player))
+            return best_verdicts(((d, v, b, sv) for d, v, b, sv in rows if d in wanted),
+                                 thoughtful=self.fair is None)
+
+    def done(self) -> dict[int, str]:
+        """Deal → verdict for the deals of the range settled for this run: decided, or
+        left unknown at this budget or a larger one of the same kind."""
+        out: dict[int, str] = {}
+        mine = budget_key(self.budget_label)
+        for deal, (verdict, budget) in self._best().items():
+            if verdict != "unknown" or (budget_key(budget)[0] == mine[0]
+                                        and budget_key(budget) >= mine):
+                out[deal] = verdict
         return out
 
     def pending(self) -> list[int]:
@@ -224,6 +282,6 @@ class OddsRun:
         return self.odds()
 
     def odds(self) -> Odds:
-        verdicts = list(self.done().values())
+        verdicts = [v for v, _ in self._best().values()]
         return Odds(self.spec.id, self.player, self.budget_label, len(verdicts),
                     verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))

@@ -8,52 +8,70 @@ from pathlib import Path
 from typing import Any
 
 from patience.games import all_specs
-from patience.odds import THOUGHTFUL, Odds, rules_version, wilson
+from patience.odds import THOUGHTFUL, Odds, best_verdicts, budget_key, rules_version, wilson
 from patience.solver import SOLVER_VERSION
 
 
 def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
-    """game → player kind ("thoughtful" / "fair") → the largest stored run's figures."""
+    """game → player kind ("thoughtful" / "fair") → figures.
+
+    Thoughtful: every stored deal of the game with its best verdict (``best_verdicts``:
+    runs with larger budgets re-solve the deals left unknown).  Fair: the largest run of
+    one policy."""
     from sqlalchemy import select
 
     from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
 
     engine = make_engine(db_url or default_db_url())
     migrate(engine)
-    runs: dict[tuple[str, str, str], list[tuple[int, str]]] = defaultdict(list)
+    rows: dict[tuple[str, str], list[tuple[int, str, str, str]]] = defaultdict(list)
     versions = {s.id: rules_version(s) for s in all_specs()}
     with engine.connect() as conn:
         for r in conn.execute(select(SolveRecord.game, SolveRecord.player, SolveRecord.budget,
                                      SolveRecord.deal, SolveRecord.verdict,
                                      SolveRecord.rules_version, SolveRecord.solver_version)):
             game, player, budget, deal, verdict, rv, sv = r
-            if versions.get(game) != rv or sv != SOLVER_VERSION:
-                continue  # measured under other rules or another solver
-            runs[(game, player, budget)].append((deal, verdict))
+            if versions.get(game) == rv:  # measured under these rules
+                rows[(game, player)].append((deal, verdict, budget, sv))
     out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for (game, player, budget), rows in runs.items():
+    for (game, player), found in rows.items():
         kind = "thoughtful" if player == THOUGHTFUL else "fair"
-        verdicts = [v for _, v in rows]
-        odds = Odds(game, player, budget, len(rows), verdicts.count("won"),
-                    verdicts.count("lost"), verdicts.count("unknown"))
+        best = best_verdicts(found, thoughtful=kind == "thoughtful")
+        if not best:
+            continue
+        verdicts = [v for v, _ in best.values()]
+        budgets: dict[str, list[int]] = defaultdict(list)
+        for deal, _verdict, budget, sv in found:
+            if sv == SOLVER_VERSION:
+                budgets[budget].append(deal)
+        steps: list[dict[str, Any]] = [
+            {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}
+            for b, ds in sorted(budgets.items(), key=lambda kv: budget_key(kv[0]))]
+        odds = Odds(game, player, str(steps[-1]["budget"]) if steps else "?", len(best),
+                    verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))
         if kind in out[game] and out[game][kind]["deals"] >= odds.deals:
             continue
         lo, hi = odds.interval
-        deals = sorted(d for d, _ in rows)
+        deals = sorted(best)
         out[game][kind] = {
             "rate": odds.rate, "low": lo, "high": hi, "deals": odds.deals, "won": odds.won,
-            "lost": odds.lost, "unknown": odds.unknown, "player": player, "budget": budget,
+            "lost": odds.lost, "unknown": odds.unknown, "player": player,
+            "budget": " then ".join(st["budget"] for st in steps), "steps": steps,
             "first_deal": deals[0], "last_deal": deals[-1],
         }
     return dict(out)
 
 
 def _command(game: str, row: dict[str, Any]) -> str:
-    span = f"{row['first_deal']}-{row['last_deal']}"
     if row["player"] == THOUGHTFUL:
-        b = row["budget"]
-        flag = f"--nodes {b[:-1]}" if b.endswith("n") else f"--budget {b[:-1]}"
-        return f"patience odds {game} --deals {span} {flag}"
+        cmds = []
+        for st in row.get("steps") or [row]:
+            b = st["budget"]
+            flag = f"--nodes {b[:-1]}" if b.endswith("n") else f"--budget {b[:-1]}"
+            cmds.append(f"patience odds {game} --deals {st['first_deal']}-{st['last_deal']} "
+                        f"{flag}")
+        return "` then `".join(cmds)
+    span = f"{row['first_deal']}-{row['last_deal']}"
     samples, nodes = row["player"].split(":")[1].split("x")
     return f"patience odds {game} --deals {span} --fair --samples {samples} --fair-nodes {nodes}"
 
