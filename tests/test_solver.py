@@ -21,7 +21,7 @@ from helpers import GAME_IDS, PART_A, game_at, rules_of, won_state
 from patience import Game, GameSpec, IllegalMove
 from patience.solver import LOST, UNKNOWN, WON, SolveResult, hint, solve, solver_for, winnable_deal
 
-SWEEP_DEALS = range(1, 6)
+SWEEP_DEALS = range(1, 9)
 SWEEP_SECONDS = 1.0
 
 #: A deal of each game that the solver proves won quickly (a few hundred positions).

@@ -153,7 +153,11 @@ def _solve(args: argparse.Namespace, console: Console) -> int:
     where = f" after {played} move{'s' if played != 1 else ''}" if played else ""
     console.print(Text.assemble((game.spec.name, "bold"), f" · deal {game.deal}{where}"),
                   soft_wrap=True)
-    result = solve(game, max_seconds=budget)
+    try:
+        result = solve(game, max_seconds=budget)
+    except KeyboardInterrupt:
+        console.print("interrupted: no verdict", soft_wrap=True)
+        return 130
     console.print(f"verdict: {verdict_text(result, budget)}", soft_wrap=True)
     console.print(counters_text(result), soft_wrap=True)
     if result.status == "won":
