@@ -19,6 +19,7 @@ import pytest
 import patience
 from helpers import GAME_IDS, PART_A, game_at, rules_of, won_state
 from patience import Game, GameSpec, IllegalMove
+from patience.games import get_spec
 from patience.solver import LOST, UNKNOWN, WON, SolveResult, hint, solve, solver_for, winnable_deal
 
 SWEEP_DEALS = range(1, 9)
@@ -291,3 +292,48 @@ def test_solver_for_is_cached_per_declaration() -> None:
     reduced = spec.reduced(ranks=5, tableau=2)
     assert solver_for(reduced) is not solver_for(spec)
     assert solver_for(reduced).rules.spec == reduced
+
+
+# ------------------------------------------------------------------ dead ends
+def test_corners_dead_end_is_a_cycle_of_waste_and_suit_orders() -> None:
+    # RULES A4: the waste top only goes home, so waste cards go home top-down
+    from patience.game import rules_for
+    from patience.solver.keys import make_dead_end
+
+    rules = rules_for(get_spec("corners"))
+    dead = make_dead_end(rules)
+    assert dead is not None
+    assert make_dead_end(rules_for(get_spec("four-seasons"))) is None
+    home = {"f1": ["5H", "6H"]}
+    # 8H lies above 7H: it must leave first, but it can only go home, after 7H
+    assert dead(rules.make_state({**home, "waste": ["7H", "8H"]}, base=5))
+    # a chain: 9S above 7H above 6S... 6S needs 9S gone, 9S needs 6S, 7S, 8S home first
+    assert dead(rules.make_state({**home, "waste": ["6S", "7H", "9S"]}, base=5))
+    # fine the other way round, and across suits without a chain
+    assert not dead(rules.make_state({**home, "waste": ["8H", "7H"]}, base=5))
+    assert not dead(rules.make_state({**home, "waste": ["9S", "7H", "6S"]}, base=5))
+    assert not dead(rules.make_state({**home, "waste": ["8S", "7H"]}, base=5))
+
+
+def test_corners_dead_end_never_fires_on_a_winning_line() -> None:
+    # RULES A4: sound — every position of a won line of a reduced Corners is not dead
+    from patience.game import rules_for
+    from patience.solver.keys import make_dead_end
+
+    spec = get_spec("corners").reduced(ranks=5, cells=3)
+    rules = rules_for(spec)
+    dead = make_dead_end(rules)
+    assert dead is not None
+    wins = 0
+    for deal in range(1, 40):
+        g = Game(spec, deal=deal)
+        r = solver_for(spec).solve(g.state, max_nodes=50_000)
+        if r.status != WON:
+            continue
+        wins += 1
+        assert not dead(g.state)
+        for m in r.moves:
+            g.play(m)
+            assert not dead(g.state), (deal, m)
+        assert g.is_won
+    assert wins >= 5

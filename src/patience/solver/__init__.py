@@ -12,6 +12,10 @@ from patience.solver.search import LOST, UNKNOWN, WON, Solver, SolveResult
 __all__ = ["LOST", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint", "solve",
            "solver_for", "winnable_deal"]
 
+#: Stored with every measured verdict (``patience odds``).  It changes when a stored verdict
+#: could be wrong — a soundness fix — or when the fair player's searches would play
+#: differently; a change that only decides more deals (a new proven cut, a faster search)
+#: keeps it, since the verdicts already stored remain true.
 SOLVER_VERSION = "1"
 
 _SOLVERS: dict[GameSpec, Solver] = {}

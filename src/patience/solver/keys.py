@@ -99,6 +99,12 @@ def make_safe(rules: Rules) -> SafeFn | None:
     lowest foundation height may go home, because every card that could ever
     be placed on it is home already.  Where emptying a pile forces a refill or a
     vacancy, the rule is not used for a pile's last card.
+
+    Where there is no tableau and the waste only feeds the foundations (one deck,
+    one pass: Corners), any card that can go home from the waste may go, and so may
+    a cell's card once the stock is empty (no refill follows): such a card has no
+    other use, nothing is ever placed on it, and its going home only uncovers cards
+    and raises one foundation (docs/solver.md, "Safe moves").
     """
     spec = rules.spec
     if spec.foundation_build is not Build.SUIT or not rules.found:
@@ -112,6 +118,9 @@ def make_safe(rules: Rules) -> SafeFn | None:
     refills = spec.space is not Space.ANY or spec.refill_cells  # emptying a pile forces something
     vacancy = spec.space is Space.VACANCY
     sources = ([waste_i] if waste_i >= 0 else []) + tab + cells
+    only_home = (not tab and waste_i >= 0 and not spec.waste_to_tableau and spec.decks == 1
+                 and spec.passes == 1 and not spec.playback
+                 and (not cells or spec.refill_cells))
 
     def safe(st: State) -> Move | None:
         p = st.piles
@@ -127,7 +136,7 @@ def make_safe(rules: Rules) -> SafeFn | None:
                 continue
             c = pile[-1]
             rel = ((c >> 2) + 1 - base) % n
-            if rel > low:
+            if rel > low and not (only_home and (s == waste_i or not p[stock_i])):
                 continue
             for f in found:
                 fp = p[f]
@@ -137,3 +146,55 @@ def make_safe(rules: Rules) -> SafeFn | None:
         return None
 
     return safe
+
+
+DeadEndFn = Callable[[State], bool]
+
+
+def make_dead_end(rules: Rules) -> DeadEndFn | None:
+    """A test that proves a position lost, for the games where docs/solver.md argues
+    one; else None.
+
+    Where the waste only feeds the foundations (no tableau, one deck, one pass, suit
+    foundations: Corners), the waste's cards go home from the top down, and each
+    foundation takes its suit in rank order.  When these two orders together have a
+    cycle (a card above another in the waste must go home first, but it needs that one
+    home first, possibly through a chain of such cards), the game is lost.
+    """
+    spec = rules.spec
+    if (rules.tab or rules.waste < 0 or spec.waste_to_tableau or spec.decks != 1
+            or spec.passes != 1 or spec.playback or spec.foundation_build is not Build.SUIT
+            or (rules.cell and not spec.refill_cells)):
+        return None
+    waste_i, found = rules.waste, rules.found
+    n, suits = spec.ranks, spec.suits
+
+    def dead(st: State) -> bool:
+        waste = st.piles[waste_i]
+        if len(waste) < 2:
+            return False
+        base = st.base
+        nxt = [0] * suits  # the relative rank each suit needs next
+        for f in found:
+            fp = st.piles[f]
+            if fp:
+                nxt[fp[0] & 3] = len(fp)
+        where = {c: i for i, c in enumerate(waste)}
+        k = len(waste)  # waste[k:] have gone home in the order being built
+        progress = True
+        while progress:  # Kahn's algorithm on two chains of orders: greedy is exact
+            progress = False
+            for s in range(suits):
+                while nxt[s] < n:
+                    c = ((nxt[s] + base - 1) % n) * 4 + s
+                    if where.get(c, k) < k:
+                        break  # still under other waste cards
+                    nxt[s] += 1
+                    progress = True
+            while k and ((waste[k - 1] >> 2) + 1 - base) % n == nxt[waste[k - 1] & 3]:
+                nxt[waste[k - 1] & 3] += 1
+                k -= 1
+                progress = True
+        return k > 0
+
+    return dead

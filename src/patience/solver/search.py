@@ -20,7 +20,7 @@ from patience.rules.engine import Rules
 from patience.rules.spec import Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import relaxed
-from patience.solver.keys import make_key, make_safe, make_tableau_key
+from patience.solver.keys import make_dead_end, make_key, make_safe, make_tableau_key
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -411,6 +411,7 @@ class Solver:
         self.components = bool(rules.tab) and rules.spec.decks == 1
         self.vacancy = rules.spec.space is Space.VACANCY
         self.safe = make_safe(rules)
+        self.dead_end = make_dead_end(rules)
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
@@ -589,24 +590,27 @@ class Solver:
                 return int(max_nodes * frac)
             return None if deadline is not None else 200_000
 
-        guided = _Run(self, state, None, guided=True)
+        dead_end = self.dead_end
+        guided = _Run(self, state, dead_end, guided=True)
         if guided.run(share(0.15), node_share(0.15)) == WON:
             return self._result(guided, WON, start, track_memory)
         spent = guided.nodes
         rx: relaxed.RelaxedSearch | None = None
-        prune: Prune | None = None
+        prune: Prune | None = dead_end
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
             if rx.is_lost(state, deadline=share(0.35), max_nodes=node_share(0.2)):
                 result = self._result(guided, LOST, start, track_memory, extra=rx.nodes)
                 result.proof = "relaxation"
                 return result
-            prune = rx.known_lost
+            known_lost = rx.known_lost
+            prune = known_lost if dead_end is None else \
+                (lambda st: dead_end(st) or known_lost(st))
             spent += rx.nodes
         # guided searches with other tie-breaks (restarts), then the exact searches
         runs: list[_Search] = [
-            guided, _Run(self, state, None, guided=True, variant=1),
-            _Run(self, state, None, guided=True, variant=2)]
+            guided, _Run(self, state, dead_end, guided=True, variant=1),
+            _Run(self, state, dead_end, guided=True, variant=2)]
         exact = self.exact_runs(state, prune)
         runs += exact
         while True:
@@ -644,7 +648,7 @@ class Solver:
         player's samples).  ``won`` is a real win; anything else proves nothing and is
         reported as ``unknown``."""
         start = time.perf_counter()
-        guided = _Run(self, state, None, guided=True)
+        guided = _Run(self, state, self.dead_end, guided=True)
         status = guided.run(None, max_nodes)
         return self._result(guided, WON if status == WON else UNKNOWN, start, False)
 
