@@ -337,3 +337,23 @@ def test_corners_dead_end_never_fires_on_a_winning_line() -> None:
             assert not dead(g.state), (deal, m)
         assert g.is_won
     assert wins >= 5
+
+
+def test_czarina_dead_end_counts_only_cards_that_can_only_go_home() -> None:
+    # RULES A3: the player never fills a space, so a waste card goes onto a one-higher
+    # tableau top or home
+    from patience.game import rules_for
+    from patience.solver.keys import make_dead_end
+
+    rules = rules_for(get_spec("czarina"))
+    dead = make_dead_end(rules)
+    assert dead is not None
+    # base Five: a Four has the highest relative rank and can only go home, after 5H..KH..3H
+    assert dead(rules.make_state({"f1": ["5H"], "waste": ["6H", "4H"]}, base=5))
+    assert not dead(rules.make_state({"f1": ["5H"], "waste": ["4H", "6H"]}, base=5))
+    home = {"f1": ["5H", "6H", "7H", "8H"], "f2": ["5D", "6D", "7D", "8D"],
+            "f3": ["5S", "6S", "7S", "8S"]}
+    # 7C can only go home (every Eight is home or under it) and lies above 6C
+    assert dead(rules.make_state({**home, "waste": ["8C", "6C", "7C"]}, base=5))
+    # with 8C out of the waste, 7C might wait on it in the tableau: no proof
+    assert not dead(rules.make_state({**home, "waste": ["6C", "7C"], "t1": ["8C"]}, base=5))

@@ -155,16 +155,22 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
     """A test that proves a position lost, for the games where docs/solver.md argues
     one; else None.
 
-    Where the waste only feeds the foundations (no tableau, one deck, one pass, suit
-    foundations: Corners), the waste's cards go home from the top down, and each
-    foundation takes its suit in rank order.  When these two orders together have a
-    cycle (a card above another in the waste must go home first, but it needs that one
-    home first, possibly through a chain of such cards), the game is lost.
+    Some waste cards can only ever go home: in Corners every one (the waste feeds only
+    the foundations); in Czarina, where the player never fills a space, a card of the
+    highest relative rank, and any card whose one-higher cards are all home or below it
+    in the waste.  Such cards leave the waste only by going home, so they go home in
+    top-down order; each foundation takes its suit in rank order.  When these orders
+    have a cycle, the game is lost.
     """
     spec = rules.spec
-    if (rules.tab or rules.waste < 0 or spec.waste_to_tableau or spec.decks != 1
-            or spec.passes != 1 or spec.playback or spec.foundation_build is not Build.SUIT
-            or (rules.cell and not spec.refill_cells)):
+    if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
+            or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE):
+        return None
+    corners = (not rules.tab and not spec.waste_to_tableau
+               and (not rules.cell or spec.refill_cells))
+    czarina = (bool(rules.tab) and not rules.cell and spec.space is Space.AUTO
+               and spec.tableau_build is Build.ANY and spec.waste_to_tableau)
+    if not (corners or czarina):
         return None
     waste_i, found = rules.waste, rules.found
     n, suits = spec.ranks, spec.suits
@@ -180,9 +186,21 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
             if fp:
                 nxt[fp[0] & 3] = len(fp)
         where = {c: i for i, c in enumerate(waste)}
-        k = len(waste)  # waste[k:] have gone home in the order being built
+        if corners:
+            home_only = [True] * len(waste)
+        else:
+            home_only = []
+            for i, c in enumerate(waste):
+                r = ((c >> 2) + 1 - base) % n
+                if r == n - 1:
+                    home_only.append(True)
+                    continue
+                up = (r + base) % n * 4  # rank code of relative rank r + 1, suit 0
+                home_only.append(all(r + 1 < nxt[s] or where.get(up + s, n * 4) < i
+                                     for s in range(suits)))
+        k = len(waste)  # waste[k:] have left the waste in the order being built
         progress = True
-        while progress:  # Kahn's algorithm on two chains of orders: greedy is exact
+        while progress:  # Kahn's algorithm on chains of orders: greedy is exact
             progress = False
             for s in range(suits):
                 while nxt[s] < n:
@@ -191,9 +209,13 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
                         break  # still under other waste cards
                     nxt[s] += 1
                     progress = True
-            while k and ((waste[k - 1] >> 2) + 1 - base) % n == nxt[waste[k - 1] & 3]:
-                nxt[waste[k - 1] & 3] += 1
-                k -= 1
+            while k:
+                c = waste[k - 1]
+                if home_only[k - 1]:
+                    if ((c >> 2) + 1 - base) % n != nxt[c & 3]:
+                        break
+                    nxt[c & 3] += 1
+                k -= 1  # (a card with somewhere else to go may leave at any time)
                 progress = True
         return k > 0
 
