@@ -535,6 +535,7 @@ class Solver:
         if len(moves) < 2:
             return moves
         piles = st.piles
+        passes = rules.spec.passes
 
         def score(m: Move) -> int:
             if m.src == "deal":
@@ -544,9 +545,17 @@ class Solver:
             if ks == "f":
                 return 60 if kd == "t" else 150  # play-back: late; foundation shuffles: last
             if kd == "f":
-                # a move to a foundation that empties a reserve pile can cost later deals
-                if self.reserve_row and len(piles[s]) == 1:
-                    return 50
+                if self.reserve_row:
+                    # a move home that empties a reserve pile stops that pile's deals for
+                    # the rest of the pass: first (variant 0) keep every pile alive until
+                    # the last pass and play from the deepest pile first; variant 1 keeps
+                    # them alive on every pass; variant 2 only goes deepest first
+                    n_src = len(piles[s])
+                    alive = n_src == 1 and bool(piles[rules.stock])
+                    if variant == 1:
+                        return 120 if alive else 0
+                    keep = variant == 0 and alive and st.passes < passes
+                    return (120 if keep else 0) - n_src
                 return 0
             src_len = len(piles[s])
             if kd == "t" and not piles[d]:
