@@ -13,9 +13,9 @@ __all__ = ["LOST", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint", "s
            "solver_for", "winnable_deal"]
 
 #: Stored with every measured verdict (``patience odds``).  It changes when a stored verdict
-#: could be wrong — a soundness fix — or when the fair player's searches would play
-#: differently; a change that only decides more deals (a new proven cut, a faster search)
-#: keeps it, since the verdicts already stored remain true.
+#: could be wrong (a soundness fix); a change that only decides more deals (a new proven
+#: cut, a better move order) keeps it, since the verdicts already stored remain true.  (A
+#: fair player's run measured before such a change to its game's searches is dropped.)
 SOLVER_VERSION = "1"
 
 _SOLVERS: dict[GameSpec, Solver] = {}
