@@ -45,6 +45,16 @@ class Rules:
         self.pred = [0] + [(r - 2) % n + 1 for r in range(1, n + 1)]
         self.total = spec.card_count
         self.start_len = 1 if spec.prefilled else 0  # cards of a foundation that never move
+        # lookup tables for the move generator: fits[c << 6 | top] says whether card c
+        # continues a foundation whose top is ``top``; builds[base][c << 6 | top] whether
+        # c may be placed on tableau card ``top`` (filled per base rank on first use)
+        self._fits = bytearray(64 * 64)
+        for c in range(64):
+            for top in range(64):
+                if rank_of(c) <= n and rank_of(top) <= n:
+                    self._fits[c << 6 | top] = self._fits_foundation(c, (top,))
+        self._builds: dict[int, bytearray] = {}
+        self._single = [[Move(a, b) for b in self.ids] for a in self.ids]  # (immutable)
 
     # ------------------------------------------------------------------ deal
     def deck(self) -> list[Card]:
@@ -119,10 +129,23 @@ class Rules:
         return b is Build.ANY or (b is Build.SUIT and suit_of(c) == suit_of(top)) or \
             (b is Build.ALT_COLOR and is_red(c) != is_red(top))
 
+    def build_table(self, base: int) -> bytearray:
+        """``table[c << 6 | top]``: may ``c`` be placed on tableau card ``top``?"""
+        table = self._builds.get(base)
+        if table is None:
+            n = self.spec.ranks
+            table = bytearray(64 * 64)
+            for c in range(64):
+                for top in range(64):
+                    if rank_of(c) <= n and rank_of(top) <= n:
+                        table[c << 6 | top] = self.builds_on(c, top, base)
+            self._builds[base] = table
+        return table
+
     def foundation_takes(self, c: Card, pile: Pile, base: int) -> bool:
         if not pile:
-            return rank_of(c) == base
-        return self._fits_foundation(c, pile)
+            return (c >> 2) + 1 == base
+        return len(pile) < self.spec.ranks and bool(self._fits[c << 6 | pile[-1]])
 
     def builds_on(self, c: Card, top: Card, base: int) -> bool:
         """May ``c`` be placed on tableau card ``top``?  (Nothing on a base-rank card.)"""
@@ -138,8 +161,9 @@ class Rules:
         n = len(pile)
         if n == 0:
             return 0
+        builds = self.build_table(base)
         k = 1
-        while k < n and self.builds_on(pile[n - k], pile[n - k - 1], base):
+        while k < n and builds[pile[n - k] << 6 | pile[n - k - 1]]:
             k += 1
         return k
 
@@ -198,31 +222,39 @@ class Rules:
         # a space takes any card (RULES A1); a lapsed 1883 vacancy (waste and stock empty)
         # takes a single card, never a packet (RULES A2 Decision 2)
         space_ok = spec.space is Space.ANY or spec.space is Space.VACANCY
+        fits, builds = self._fits, self.build_table(base)
+        ranks = spec.ranks
+        # each foundation: (index, top card or -1 when empty, may it take another card?)
+        founds = [(f, piles[f][-1] if piles[f] else -1, len(piles[f]) < ranks)
+                  for f in self.found]
+        tabs = [(t, piles[t][-1] if piles[t] else -1) for t in self.tab]
+        single = self._single
         for s, to_tab in sources:
             c = piles[s][-1]
-            for f in self.found:
-                if f != s and self.foundation_takes(c, piles[f], base):
-                    out.append(Move(ids[s], ids[f]))
+            row = c << 6
+            moves_from = single[s]
+            for f, top, room in founds:
+                if f != s and ((top < 0 and (c >> 2) + 1 == base)
+                               or (top >= 0 and room and fits[row | top])):
+                    out.append(moves_from[f])
             if to_tab:
-                for t in self.tab:
-                    if t == s:
-                        continue
-                    p = piles[t]
-                    if (self.builds_on(c, p[-1], base) if p else space_ok):
-                        out.append(Move(ids[s], ids[t]))
+                for t, top in tabs:
+                    if t != s and (builds[row | top] if top >= 0 else space_ok):
+                        out.append(moves_from[t])
         if spec.runs is not Runs.NONE:
+            any_runs = spec.runs is Runs.ANY
             for s in self.tab:
-                k = self.run_length(piles[s], base)
+                pile = piles[s]
+                k = self.run_length(pile, base)
                 for n in range(2, k + 1):
-                    c = piles[s][-n]
-                    for t in self.tab:
+                    row = pile[-n] << 6
+                    for t, top in tabs:
                         if t == s:
                             continue
-                        p = piles[t]
-                        if p:
-                            if self.builds_on(c, p[-1], base):
+                        if top >= 0:
+                            if builds[row | top]:
                                 out.append(Move(ids[s], ids[t], n))
-                        elif spec.runs is Runs.ANY:
+                        elif any_runs:
                             out.append(Move(ids[s], ids[t], n))
         if spec.stock_to_space and piles[self.stock]:
             for t in self.tab:

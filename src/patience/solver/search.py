@@ -493,6 +493,7 @@ class Solver:
         found = self.found
         out = []
         home_moves = False
+        goes_home: dict[int, bool] = {}  # card → may it go home now
         for m in moves:
             if m.src == "deal":
                 out.append(m)
@@ -513,7 +514,11 @@ class Solver:
                         out.append(m)
                 else:
                     below = src[-m.n - 1]
-                    if any(rules.foundation_takes(below, piles[f], st.base) for f in found):
+                    ok = goes_home.get(below)
+                    if ok is None:
+                        ok = goes_home[below] = any(
+                            rules.foundation_takes(below, piles[f], st.base) for f in found)
+                    if ok:
                         out.append(m)
         if self.reserve_row and home_moves:
             # play what can be played before dealing
