@@ -185,4 +185,17 @@ def measured(game_id: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-__all__ = ["collect", "measured", "wilson", "write_report"]
+def no_winnable_deals(game_id: str) -> str | None:
+    """Why "winnable deals only" cannot be offered for a game, or None: when the published
+    measurement decided at least 1,000 deals, every one proven lost."""
+    try:
+        row = measured(game_id).get("thoughtful")
+    except (OSError, ValueError):
+        return None
+    if not row or row.get("won") != 0 or row.get("unknown") != 0 or row.get("deals", 0) < 1000:
+        return None
+    return (f"none of the {row['deals']:,} deals measured can be won: the solver proves every "
+            f"one lost (docs/odds.md)")
+
+
+__all__ = ["collect", "measured", "no_winnable_deals", "wilson", "write_report"]

@@ -198,3 +198,27 @@ def test_a_worker_past_its_deadline_is_stopped_and_replaced() -> None:
     finally:
         pool.close()
     assert all(p.poll() is not None for p in stalled)
+
+
+def test_winnable_only_is_refused_where_every_measured_deal_is_lost(
+        app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    import patience.odds_report as report
+    from patience.web.pages import table_config
+
+    measured = {"thoughtful": {"won": 0, "lost": 10000, "unknown": 0, "deals": 10000}}
+    monkeypatch.setattr(report, "measured", lambda g: measured if g == "corners" else {})
+    pool = app.state.services.pool
+
+    async def must_not_run(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the solver was asked to look for a winnable deal")
+
+    monkeypatch.setattr(pool, "run", must_not_run)
+    c = client_of(app)
+    r = c.post("/api/games", json={"game": "corners", "winnable": True})
+    assert r.status_code == 404
+    assert "no winnable deal of Corners" in r.json()["detail"]
+    assert "10,000 deals" in r.json()["detail"]
+    assert "10,000 deals" in table_config(patience.get_spec("corners"), None)["noWinnable"]
+    assert table_config(patience.get_spec("simplicity"), None)["noWinnable"] is None
+    # any deal may still be played
+    assert start(c, "corners", None)["game"] == "corners"

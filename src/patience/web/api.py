@@ -185,6 +185,15 @@ async def new_game(body: schemas.NewGameIn, svc: Svc, player_id: PlayerId) -> sc
 
 
 async def _winnable_deal(svc: Svc, game: str, player_id: str) -> int:
+    from patience.odds_report import no_winnable_deals
+
+    none_known = no_winnable_deals(game)
+    if none_known is not None:
+        known = await run_in_threadpool(svc.store.known_winnable, game, player_id)
+        if known is None:
+            raise NotFound(f"no winnable deal of {get_spec(game).name} to offer: {none_known}. "
+                           f"Play any deal instead.")
+        return known
     pool = svc.pool
     total = pool.seconds * 2
     with pool.player_slot(player_id):

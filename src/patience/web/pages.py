@@ -263,12 +263,14 @@ def game_entry(spec: GameSpec) -> dict[str, Any]:
 
 def table_config(spec: GameSpec, deal: int | None) -> dict[str, Any]:
     """What the table's script needs to know of the game, besides the state the API sends."""
+    from patience.odds_report import no_winnable_deals
+
     return {"game": spec.id, "name": spec.name, "deal": deal, "layout": layout_of(spec).to_json(),
             "runs": spec.runs is not Runs.NONE, "playback": spec.playback,
             "showBase": spec.base_rank is None, "passes": spec.passes,
             "reserveRow": spec.stock is StockKind.RESERVE_ROW,
             "stockToSpace": spec.stock_to_space, "decks": spec.decks,
-            "rankNames": list(RANK_NAMES)}
+            "rankNames": list(RANK_NAMES), "noWinnable": no_winnable_deals(spec.id)}
 
 
 @cache

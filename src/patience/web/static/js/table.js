@@ -635,7 +635,7 @@ function resign() {
 }
 
 function winnableOnly() {
-  return $('opt-winnable').checked;
+  return !cfg.noWinnable && $('opt-winnable').checked;
 }
 
 function newDeal(deal = null, asked = false) {
@@ -990,6 +990,11 @@ function controls() {
   }
   const win = $('opt-winnable');
   win.checked = localStorage.getItem('patience.winnable') === '1';
+  if (cfg.noWinnable) {  // every deal measured is proven lost: nothing to offer
+    win.checked = false;
+    win.disabled = true;
+    win.parentElement.title = `Not for ${cfg.name}: ${cfg.noWinnable}.`;
+  }
   win.addEventListener('change', () => {
     localStorage.setItem('patience.winnable', win.checked ? '1' : '0');
     say(win.checked ? 'New deals will be deals the solver has won.' : 'New deals will be any deal.');
