@@ -54,6 +54,11 @@ class Rules:
                 if rank_of(c) <= n and rank_of(top) <= n:
                     self._fits[c << 6 | top] = self._fits_foundation(c, (top,))
         self._builds: dict[int, bytearray] = {}
+        self._on_lists: dict[int, list[list[Card]]] = {}
+        self._fits_list = [[c for c in range(64) if self._fits[c << 6 | top]]
+                           for top in range(64)]
+        self._base_cards = [[c for c in range(64) if rank_of(c) == b and rank_of(c) <= n]
+                            for b in range(n + 1)]
         self._single = [[Move(a, b) for b in self.ids] for a in self.ids]  # (immutable)
 
     # ------------------------------------------------------------------ deal
@@ -142,6 +147,31 @@ class Rules:
             self._builds[base] = table
         return table
 
+    def _builds_on_list(self, base: int) -> list[list[Card]]:
+        """``[top]`` → the cards that may be placed on tableau card ``top``."""
+        lists = self._on_lists.get(base)
+        if lists is None:
+            table = self.build_table(base)
+            lists = [[c for c in range(64) if table[c << 6 | top]] for top in range(64)]
+            self._on_lists[base] = lists
+        return lists
+
+    def home_map(self, st: State) -> dict[Card, list[int]]:
+        """Card → the foundations (in pile order) that would take it now."""
+        out: dict[Card, list[int]] = {}
+        ranks = self.spec.ranks
+        for f in self.found:
+            p = st.piles[f]
+            if not p:
+                cards = self._base_cards[st.base] if 0 < st.base <= ranks else ()
+            elif len(p) < ranks:
+                cards = self._fits_list[p[-1]]
+            else:
+                continue
+            for c in cards:
+                out.setdefault(c, []).append(f)
+        return out
+
     def foundation_takes(self, c: Card, pile: Pile, base: int) -> bool:
         if not pile:
             return (c >> 2) + 1 == base
@@ -222,24 +252,37 @@ class Rules:
         # a space takes any card (RULES A1); a lapsed 1883 vacancy (waste and stock empty)
         # takes a single card, never a packet (RULES A2 Decision 2)
         space_ok = spec.space is Space.ANY or spec.space is Space.VACANCY
-        fits, builds = self._fits, self.build_table(base)
-        ranks = spec.ranks
-        # each foundation: (index, top card or -1 when empty, may it take another card?)
-        founds = [(f, piles[f][-1] if piles[f] else -1, len(piles[f]) < ranks)
-                  for f in self.found]
-        tabs = [(t, piles[t][-1] if piles[t] else -1) for t in self.tab]
+        builds = self.build_table(base)
+        # which foundations take each card now, and which tableau piles (in pile order)
+        home = self.home_map(st)
+        onto: dict[Card, list[int]] = {}
+        on_list = self._builds_on_list(base)
+        spaces: list[int] = []
+        tabs: list[tuple[int, int]] = []
+        for t in self.tab:
+            p = piles[t]
+            if p:
+                top = p[-1]
+                tabs.append((t, top))
+                for c in on_list[top]:
+                    onto.setdefault(c, []).append(t)
+            else:
+                tabs.append((t, -1))
+                if space_ok:
+                    spaces.append(t)
         single = self._single
         for s, to_tab in sources:
             c = piles[s][-1]
-            row = c << 6
             moves_from = single[s]
-            for f, top, room in founds:
-                if f != s and ((top < 0 and (c >> 2) + 1 == base)
-                               or (top >= 0 and room and fits[row | top])):
+            for f in home.get(c, ()):
+                if f != s:
                     out.append(moves_from[f])
             if to_tab:
-                for t, top in tabs:
-                    if t != s and (builds[row | top] if top >= 0 else space_ok):
+                targets = onto.get(c, [])
+                if spaces:
+                    targets = sorted(targets + spaces)
+                for t in targets:
+                    if t != s:
                         out.append(moves_from[t])
         if spec.runs is not Runs.NONE:
             any_runs = spec.runs is Runs.ANY

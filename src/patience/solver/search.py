@@ -490,10 +490,9 @@ class Solver:
         rules = self.rules
         piles = st.piles
         index = rules.index
-        found = self.found
         out = []
         home_moves = False
-        goes_home: dict[int, bool] = {}  # card → may it go home now
+        goes_home: dict[int, list[int]] | None = None  # card → foundations taking it now
         for m in moves:
             if m.src == "deal":
                 out.append(m)
@@ -513,12 +512,9 @@ class Solver:
                     if piles[d]:
                         out.append(m)
                 else:
-                    below = src[-m.n - 1]
-                    ok = goes_home.get(below)
-                    if ok is None:
-                        ok = goes_home[below] = any(
-                            rules.foundation_takes(below, piles[f], st.base) for f in found)
-                    if ok:
+                    if goes_home is None:
+                        goes_home = rules.home_map(st)
+                    if src[-m.n - 1] in goes_home:
                         out.append(m)
         if self.reserve_row and home_moves:
             # play what can be played before dealing
