@@ -11,6 +11,27 @@ from patience.games import all_specs
 from patience.odds import THOUGHTFUL, Odds, best_verdicts, budget_key, rules_version, wilson
 from patience.solver import SOLVER_VERSION
 
+#: Why the fair player may win more often than a published figure says (per game).
+WHY_HIGHER = {
+    "four-seasons": "The published figure is a book's estimate of people playing; the fair "
+                    "player never misses a legal move, looks ahead at every decision by "
+                    "searching sampled stock orders to the end, and never gives up, which a "
+                    "person at the table does not do — so it should win more often. It is "
+                    "still far below the thoughtful rate, which bounds what any player can do.",
+    "fours-up": "Pretty Good Solitaire's figure comes from people playing the inventor's "
+                "program; the fair player looks ahead at every decision by searching sampled "
+                "stock orders to the end, which people do not do at every move.",
+}
+#: Why the fair player may win less often than a published figure says (per game).
+WHY_LOWER = {
+    "four-seasons": "The fair player's search per decision is small (see its budget); with a "
+                    "larger budget it wins more often.",
+    "fours-up": "The fair player's search per decision is small (see its budget); a two-deck "
+                "game with a 90-card stock needs a deeper look ahead than a few hundred "
+                "positions per sampled order, so it wins less often than experienced players "
+                "of the inventor's program.",
+}
+
 
 def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
     """game → player kind ("thoughtful" / "fair") → figures.
@@ -82,6 +103,13 @@ def _pct(row: dict[str, Any] | None) -> str:
     return f"{row['rate']:.1%} ({row['low']:.1%}–{row['high']:.1%})"
 
 
+def _half(row: dict[str, Any] | None) -> str:
+    """Half the interval's width, in percentage points."""
+    if not row:
+        return "—"
+    return f"{(row['high'] - row['low']) * 50:.1f} pp"
+
+
 def write_report(db_url: str | None, markdown: Path, plot: Path,
                  json_path: Path) -> dict[str, dict[str, dict[str, Any]]]:
     data = collect(db_url)
@@ -97,20 +125,24 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
         "- **Fair**: the fair player of `src/patience/fair.py`, which sees only what a person "
         "sees (face-up cards; the stock as an unknown set) and at each decision samples "
         "stock orders, looks for wins in each with a small search, and plays the move that "
-        "wins most often. Its budget is *samples × positions* per decision.",
+        "wins most often. Its budget is *samples × positions* per decision "
+        "(`fair-v1:3x300`: three sampled orders, 300 positions searched in each).",
+        "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
+        "one entry per run: a later run with a larger budget solves again only the deals "
+        "left unknown.",
         "",
-        "| game | thoughtful (95% interval) | deals | unknown | budget | fair (95% interval) "
-        "| deals | policy | published | source |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| game | thoughtful (95% interval) | ± | deals | unknown | budget "
+        "| fair (95% interval) | ± | deals | policy | published | source |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     commands = []
     for spec in all_specs():
         rows = data.get(spec.id, {})
         t, f = rows.get("thoughtful"), rows.get("fair")
         lines.append(
-            f"| {spec.name} | {_pct(t)} | {t['deals'] if t else '—'} | "
+            f"| {spec.name} | {_pct(t)} | {_half(t)} | {t['deals'] if t else '—'} | "
             f"{t['unknown'] if t else '—'} | {t['budget'] if t else '—'} | {_pct(f)} | "
-            f"{f['deals'] if f else '—'} | {f['player'] if f else '—'} | "
+            f"{_half(f)} | {f['deals'] if f else '—'} | {f['player'] if f else '—'} | "
             f"{spec.odds or '—'} | {spec.odds_source or '—'} |")
         for kind, row in (("thoughtful", t), ("fair", f)):
             if row:
@@ -124,7 +156,8 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
             compare.append(
                 f"- {spec.name}: fair {f['rate']:.1%} against the published {spec.odds} "
                 f"({spec.odds_source}): {diff:+.1f} percentage points; the published figure is "
-                f"{'inside' if inside else 'outside'} the fair interval.")
+                f"{'inside' if inside else 'outside'} the fair interval. "
+                + (WHY_HIGHER if diff > 0 else WHY_LOWER).get(spec.id, ""))
     if compare:
         lines += ["", "## Fair rates against the published odds", "", *compare]
     lines += ["", "## Reproduce", "", *[f"- {c}" for c in commands], "",
