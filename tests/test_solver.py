@@ -357,3 +357,34 @@ def test_czarina_dead_end_counts_only_cards_that_can_only_go_home() -> None:
     assert dead(rules.make_state({**home, "waste": ["8C", "6C", "7C"]}, base=5))
     # with 8C out of the waste, 7C might wait on it in the tableau: no proof
     assert not dead(rules.make_state({**home, "waste": ["6C", "7C"], "t1": ["8C"]}, base=5))
+
+
+@pytest.mark.parametrize(("game_id", "deals"), [("four-seasons-1883", (1, 2, 3, 4, 5)),
+                                              ("four-seasons", (3, 8)),
+                                              ("czarina", (32,))])
+def test_the_relaxations_lost_table_never_holds_a_position_of_a_winning_line(
+        game_id: str, deals: Sequence[int]) -> None:
+    # RULES A1-A3: a position the relaxation records as lost is lost in the real game, so no
+    # position on a real winning line may be in its table (in the 1883 rules the relaxed
+    # graph has cycles: the table is kept by strongly connected components)
+    from patience.solver import relaxed
+
+    spec = get_spec(game_id)
+    solver = solver_for(spec)
+    rules = solver.rules
+    checked = recorded = 0
+    for deal in deals:
+        st = rules.initial_state(deal)
+        r = solver.solve(st, max_nodes=20_000)
+        if r.status != WON:
+            continue
+        rx = relaxed.RelaxedSearch(rules, st)
+        rx.is_lost(st, max_nodes=20_000)  # fills the table on its way
+        recorded += len(rx.lost)
+        g = Game(spec, deal=deal)
+        assert not rx.known_lost(g.state)
+        for m in r.moves:
+            g.play(m)
+            assert not rx.known_lost(g.state), (deal, m)
+        checked += 1
+    assert checked >= min(2, len(deals)) and recorded > 0

@@ -341,15 +341,21 @@ class RelaxedSearch:
     # -------------------------------------------------------------- search
     def search(self, start: RState, max_nodes: int | None = None,
                deadline: float | None = None) -> str:
-        """``"won"``, ``"lost"`` or ``"unknown"`` for the relaxed position ``start``."""
+        """``"won"``, ``"lost"`` or ``"unknown"`` for the relaxed position ``start``.
+
+        A depth-first search that records lost positions as it goes: a position is lost
+        once its strongly connected component (Tarjan) is finished without a win, since
+        everything it reaches has then been searched.  In the acyclic graphs (all but
+        the 1883 rules) every component is a single position."""
         root = self.autoplay(start)
         if self.won(root):
             return "won"
-        if root in self.lost:
+        lost = self.lost
+        if root in lost:
             return "lost"
-        acyclic = self.space is not Space.VACANCY
-        on_path = {root}
-        visited: set[RState] = {root}
+        index: dict[RState, int] = {root: 0}
+        low: dict[RState, int] = {root: 0}
+        scc: list[RState] = [root]  # Tarjan's stack
         stack: list[tuple[RState, Iterator[RState]]] = [(root, iter(self.successors(root)))]
         limit = None if max_nodes is None else self.nodes + max_nodes
         checks = 0
@@ -358,18 +364,32 @@ class RelaxedSearch:
             nxt = next(it, None)
             if nxt is None:
                 stack.pop()
-                on_path.discard(state)
-                if acyclic:
-                    self.lost.add(state)
+                lw = low[state]
+                if lw == index[state]:  # a finished component: lost
+                    while True:
+                        w = scc.pop()
+                        low[w] = -1  # off Tarjan's stack
+                        lost.add(w)
+                        if w == state:
+                            break
+                if stack:  # (a finished component's lowlink is above the parent's)
+                    parent = stack[-1][0]
+                    if lw < low[parent]:
+                        low[parent] = lw
                 continue
             nxt = self.autoplay(nxt)
-            if nxt in visited or nxt in self.lost:
+            if nxt in lost:
                 continue
-            visited.add(nxt)
+            seen = index.get(nxt)
+            if seen is not None:
+                if low[nxt] >= 0 and seen < low[state]:  # still on Tarjan's stack
+                    low[state] = seen
+                continue
             self.nodes += 1
             if self.won(nxt):
                 return "won"
-            on_path.add(nxt)
+            index[nxt] = low[nxt] = len(index)
+            scc.append(nxt)
             stack.append((nxt, iter(self.successors(nxt))))
             checks += 1
             if checks >= 128:
@@ -378,8 +398,6 @@ class RelaxedSearch:
                     return "unknown"
                 if deadline is not None and time.perf_counter() >= deadline:
                     return "unknown"
-        if not acyclic:
-            self.lost.add(root)
         return "lost"
 
     def known_lost(self, st: State) -> bool:
