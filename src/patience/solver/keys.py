@@ -151,42 +151,18 @@ def make_safe(rules: Rules) -> SafeFn | None:
 DeadEndFn = Callable[[State], bool]
 
 
-def make_dead_end(rules: Rules) -> DeadEndFn | None:
-    """A test that proves a position lost, for the games where docs/solver.md argues
-    one; else None.
+WasteCycleFn = Callable[[tuple[int, ...], list[int], int], bool]
 
-    Some waste cards can only ever go home: in Corners every one (the waste feeds only
-    the foundations); in Czarina, where the player never fills a space, a card of the
-    highest relative rank, and any card whose one-higher cards are all home or below it
-    in the waste.  Such cards leave the waste only by going home, so they go home in
-    top-down order; each foundation takes its suit in rank order.  When these orders
-    have a cycle, the game is lost.
-    """
-    spec = rules.spec
-    if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
-            or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE):
-        return None
-    corners = (not rules.tab and not spec.waste_to_tableau
-               and (not rules.cell or spec.refill_cells))
-    czarina = (bool(rules.tab) and not rules.cell and spec.space is Space.AUTO
-               and spec.tableau_build is Build.ANY and spec.waste_to_tableau)
-    if not (corners or czarina):
-        return None
-    waste_i, found = rules.waste, rules.found
-    n, suits = spec.ranks, spec.suits
 
-    def dead(st: State) -> bool:
-        waste = st.piles[waste_i]
-        if len(waste) < 2:
-            return False
-        base = st.base
-        nxt = [0] * suits  # the relative rank each suit needs next
-        for f in found:
-            fp = st.piles[f]
-            if fp:
-                nxt[fp[0] & 3] = len(fp)
+def waste_cycle(n: int, suits: int, all_home_only: bool) -> WasteCycleFn:
+    """``cycle(waste, heights, base)``: do the waste cards that can only go home (every
+    one with ``all_home_only``; else those of the highest relative rank, or whose
+    one-higher cards are all home or below them in the waste) and the suits' orders have a
+    cycle?  ``heights`` (per suit, the relative rank needed next) is changed."""
+
+    def cycle(waste: tuple[int, ...], nxt: list[int], base: int) -> bool:
         where = {c: i for i, c in enumerate(waste)}
-        if corners:
+        if all_home_only:
             home_only = [True] * len(waste)
         else:
             home_only = []
@@ -218,5 +194,44 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
                 k -= 1  # (a card with somewhere else to go may leave at any time)
                 progress = True
         return k > 0
+
+    return cycle
+
+
+def make_dead_end(rules: Rules) -> DeadEndFn | None:
+    """A test that proves a position lost, for the games where docs/solver.md argues
+    one; else None.
+
+    Some waste cards can only ever go home: in Corners every one (the waste feeds only
+    the foundations); in Czarina, where the player never fills a space, a card of the
+    highest relative rank, and any card whose one-higher cards are all home or below it
+    in the waste.  Such cards leave the waste only by going home, so they go home in
+    top-down order; each foundation takes its suit in rank order.  When these orders
+    have a cycle, the game is lost.
+    """
+    spec = rules.spec
+    if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
+            or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE):
+        return None
+    corners = (not rules.tab and not spec.waste_to_tableau
+               and (not rules.cell or spec.refill_cells))
+    czarina = (bool(rules.tab) and not rules.cell and spec.space is Space.AUTO
+               and spec.tableau_build is Build.ANY and spec.waste_to_tableau)
+    if not (corners or czarina):
+        return None
+    waste_i, found = rules.waste, rules.found
+    n, suits = spec.ranks, spec.suits
+    cycle = waste_cycle(n, suits, all_home_only=corners)
+
+    def dead(st: State) -> bool:
+        waste = st.piles[waste_i]
+        if len(waste) < 2:
+            return False
+        nxt = [0] * suits  # the relative rank each suit needs next
+        for f in found:
+            fp = st.piles[f]
+            if fp:
+                nxt[fp[0] & 3] = len(fp)
+        return cycle(waste, nxt, st.base)
 
     return dead

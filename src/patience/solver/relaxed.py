@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import State
+from patience.solver.keys import waste_cycle
 
 MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never guesses)
 
@@ -89,6 +90,11 @@ class RelaxedSearch:
             self.stock_pos[c] = i
         self.components: dict[Shape, _Component] = {}
         self.lost: set[RState] = set()
+        # Czarina's dead-end test (docs/solver.md, "Dead ends") holds in the relaxed game
+        # too: it reads only the waste and the foundations, which the relaxation keeps,
+        # and a relaxed waste card still goes only home or onto a one-higher top
+        self.waste_cycle = (waste_cycle(self.n, self.suits, all_home_only=False)
+                            if spec.space is Space.AUTO else None)
         self.nodes = 0
         self.disabled = False
 
@@ -379,6 +385,10 @@ class RelaxedSearch:
                 continue
             nxt = self.autoplay(nxt)
             if nxt in lost:
+                continue
+            if (self.waste_cycle is not None and len(nxt[1]) > 1
+                    and self.waste_cycle(nxt[1], list(nxt[2]), self.base)):
+                lost.add(nxt)  # a dead end
                 continue
             seen = index.get(nxt)
             if seen is not None:
