@@ -86,21 +86,26 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
 def _command(game: str, row: dict[str, Any]) -> str:
     if row["player"] == THOUGHTFUL:
         cmds = []
+        span = f"{row['first_deal']}-{row['last_deal']}"  # later runs re-solve the unknown
         for st in row.get("steps") or [row]:
             b = st["budget"]
             flag = f"--nodes {b[:-1]}" if b.endswith("n") else f"--budget {b[:-1]}"
-            cmds.append(f"patience odds {game} --deals {st['first_deal']}-{st['last_deal']} "
-                        f"{flag}")
+            cmds.append(f"patience odds {game} --deals {span} {flag}")
         return "` then `".join(cmds)
     span = f"{row['first_deal']}-{row['last_deal']}"
     samples, nodes = row["player"].split(":")[1].split("x")
     return f"patience odds {game} --deals {span} --fair --samples {samples} --fair-nodes {nodes}"
 
 
+def _p(x: float) -> str:
+    """A share as a percentage, with a second decimal below 1% (0.04%, not 0.0%)."""
+    return f"{x:.2%}" if 0.00005 <= x < 0.01 else f"{x:.1%}"
+
+
 def _pct(row: dict[str, Any] | None) -> str:
     if not row:
         return "not measured"
-    return f"{row['rate']:.1%} ({row['low']:.1%}–{row['high']:.1%})"
+    return f"{_p(row['rate'])} ({_p(row['low'])}–{_p(row['high'])})"
 
 
 def _half(row: dict[str, Any] | None) -> str:
