@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from fixtures.make_solver_fixtures import exhaustive_lost
 from helpers import PART_A
 from patience import Game
 from patience.game import rules_for
 from patience.games import get_spec
-from patience.rules import Rules, State
 from patience.rules.spec import GameSpec
 from patience.solver import LOST, WON, solver_for
 
@@ -59,22 +59,6 @@ def reduced_spec(fx: dict[str, Any]) -> GameSpec:
         tag = ",".join(f"{k}={v}" for k, v in fx["extra"].items())
         spec = dataclasses.replace(spec, id=f"{spec.id}[{tag}]", **fx["extra"])
     return spec
-
-
-def exhaustive_lost(rules: Rules, st: State) -> bool:
-    """No position reachable from ``st`` (raw states, every legal move) is won."""
-    seen = {st}
-    stack = [st]
-    while stack:
-        s = stack.pop()
-        if rules.is_won(s):
-            return False
-        for m in rules.legal_moves(s):
-            c = rules.apply(s, m)
-            if c not in seen:
-                seen.add(c)
-                stack.append(c)
-    return True
 
 
 def check(spec: GameSpec, deal: int, status: str, max_nodes: int) -> None:
