@@ -30,7 +30,10 @@ class Table:
         self.idle()
 
     def idle(self) -> None:
-        self.page.wait_for_function("document.body.dataset.busy !== '1'")
+        """Wait until no request is in flight and no card is flying (a card's box is only
+        where a finger will find it once its flight has landed)."""
+        self.page.wait_for_function(
+            "document.body.dataset.busy !== '1' && !document.querySelector('.flying')")
 
     @property
     def version(self) -> int:
@@ -62,7 +65,8 @@ class Table:
     def wait_version(self, version: int) -> None:
         self.page.wait_for_function(
             "v => document.body.dataset.version === String(v) && "
-            "document.body.dataset.busy !== '1'", arg=version)
+            "document.body.dataset.busy !== '1' && !document.querySelector('.flying')",
+            arg=version)
 
     def wait_message(self, words: str) -> None:
         self.page.wait_for_function(
