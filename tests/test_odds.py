@@ -106,13 +106,44 @@ def test_best_verdicts_trust_old_wins_but_not_old_losses() -> None:
     from patience.odds import best_verdicts
     from patience.solver import SOLVER_VERSION as NOW
 
+    major = NOW.partition(".")[0]
+    older_minor = f"{major}.0"  # an older minor version of the same major one
+    assert older_minor != NOW
     rows = [(1, "unknown", "2s", NOW), (1, "won", "30s", "old"),
             (2, "lost", "2s", "old"), (2, "unknown", "2s", NOW), (2, "unknown", "30s", NOW),
-            (3, "lost", "10s", NOW), (3, "unknown", "2s", NOW)]
+            (3, "lost", "10s", NOW), (3, "unknown", "2s", NOW),
+            (4, "lost", "2s", older_minor), (4, "unknown", "10s", NOW),
+            (5, "unknown", "30s", older_minor), (5, "unknown", "2s", NOW)]
     assert best_verdicts(rows, thoughtful=True) == {
-        1: ("won", "30s"), 2: ("unknown", "30s"), 3: ("lost", "10s")}
+        1: ("won", "30s", "old"), 2: ("unknown", "30s", NOW), 3: ("lost", "10s", NOW),
+        4: ("lost", "2s", older_minor), 5: ("unknown", "2s", NOW)}
     assert best_verdicts(rows, thoughtful=False) == {
-        1: ("unknown", "2s"), 2: ("unknown", "30s"), 3: ("lost", "10s")}
+        1: ("unknown", "2s", NOW), 2: ("unknown", "30s", NOW), 3: ("lost", "10s", NOW),
+        4: ("lost", "2s", older_minor), 5: ("unknown", "2s", NOW)}
+
+
+def test_a_newer_minor_solver_version_solves_old_unknowns_again(tmp_path: Path) -> None:
+    """Unknowns left by an older minor version are pending again, at the same budget;
+    its wins and losses stay settled."""
+    from sqlalchemy.orm import Session
+
+    from patience.odds import rules_version
+    from patience.solver import SOLVER_VERSION as NOW
+    from patience.web.db import SolveRecord
+
+    url = _db(tmp_path, "minor.db")
+    run = OddsRun("four-seasons", range(1, 5), Budget(seconds=2), db_url=url)
+    older = NOW.partition(".")[0] + ".0"
+    assert older != NOW
+    spec = run.spec
+    with Session(run.engine) as s:
+        for deal, verdict, version in [(1, "unknown", older), (2, "lost", older),
+                                       (3, "won", older), (4, "unknown", NOW)]:
+            s.add(SolveRecord(game=spec.id, deal=deal, rules_version=rules_version(spec),
+                              solver_version=version, player="thoughtful", budget="2s",
+                              verdict=verdict, nodes=1, seconds=0.1, created_at=0.0))
+        s.commit()
+    assert run.pending() == [1]
 
 
 @pytest.mark.timeout(300)

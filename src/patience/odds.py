@@ -9,9 +9,10 @@ worker processes, or on a Dask distributed cluster (``scheduler``).
 For the thoughtful player a decided verdict is a fact about the deal, so runs
 build on each other: a win (its line replayed through the engine before it is
 stored) counts under any budget and solver version, a loss under any budget of
-the current solver version, and a deal left unknown is solved again by a run
-with a larger budget of the same kind.  So ``--budget 2`` over 10,000 deals
-followed by ``--budget 30`` over the same range re-solves only the unknown ones.
+the current major solver version, and a deal left unknown is solved again by a
+run with a larger budget of the same kind, or by a run of a newer solver
+version.  So ``--budget 2`` over 10,000 deals followed by ``--budget 30`` over
+the same range re-solves only the unknown ones.
 
 Two players:
 
@@ -36,7 +37,7 @@ from typing import Any
 from patience.fair import FairPolicy, play_fair
 from patience.games import get_spec
 from patience.rules.spec import GameSpec
-from patience.solver import SOLVER_VERSION, solver_for
+from patience.solver import SOLVER_VERSION, same_major, solver_for
 
 ENGINE_VERSION = "1"
 THOUGHTFUL = "thoughtful"
@@ -147,21 +148,24 @@ def budget_key(label: str) -> tuple[str, float]:
 
 
 def best_verdicts(rows: Iterable[tuple[int, str, str, str]], *,
-                  thoughtful: bool) -> dict[int, tuple[str, str]]:
-    """Deal → (verdict, budget) from stored rows ``(deal, verdict, budget, solver version)``
-    of one game, rules version and player: for the thoughtful player a win of any solver
-    version beats a loss of the current one, which beats an unknown of the current one at
-    the largest budget; the fair player's verdicts count only from the current solver."""
+                  thoughtful: bool) -> dict[int, tuple[str, str, str]]:
+    """Deal → (verdict, budget, solver version) from stored rows ``(deal, verdict, budget,
+    solver version)`` of one game, rules version and player.  For the thoughtful player a
+    win of any solver version beats a loss of the current major version, which beats an
+    unknown of the current major version: the one of the current minor version, then the
+    one with the largest budget.  The fair player's verdicts count only from the current
+    major version."""
     rank = {"won": 2, "lost": 1, "unknown": 0}
-    out: dict[int, tuple[str, str]] = {}
+    out: dict[int, tuple[str, str, str]] = {}
     for deal, verdict, budget, version in rows:
-        current = version == SOLVER_VERSION
-        if not current and not (thoughtful and verdict == "won"):
+        if not same_major(version) and not (thoughtful and verdict == "won"):
             continue
         old = out.get(deal)
         if old is None or rank[verdict] > rank[old[0]] or (
-                verdict == old[0] == "unknown" and budget_key(budget) > budget_key(old[1])):
-            out[deal] = (verdict, budget)
+                verdict == old[0] == "unknown" and
+                (version == SOLVER_VERSION, budget_key(budget))
+                > (old[2] == SOLVER_VERSION, budget_key(old[1]))):
+            out[deal] = (verdict, budget, version)
     return out
 
 
@@ -186,7 +190,7 @@ class OddsRun:
                 "solver_version": SOLVER_VERSION, "player": self.player,
                 "budget": self.budget_label}
 
-    def _best(self) -> dict[int, tuple[str, str]]:
+    def _best(self) -> dict[int, tuple[str, str, str]]:
         """Deal → (best stored verdict, its budget) for the deals of the range."""
         from sqlalchemy import select
 
@@ -204,11 +208,13 @@ class OddsRun:
 
     def done(self) -> dict[int, str]:
         """Deal → verdict for the deals of the range settled for this run: decided, or
-        left unknown at this budget or a larger one of the same kind."""
+        left unknown by the current solver version at this budget or a larger one of the
+        same kind."""
         out: dict[int, str] = {}
         mine = budget_key(self.budget_label)
-        for deal, (verdict, budget) in self._best().items():
-            if verdict != "unknown" or (budget_key(budget)[0] == mine[0]
+        for deal, (verdict, budget, version) in self._best().items():
+            if verdict != "unknown" or (version == SOLVER_VERSION
+                                        and budget_key(budget)[0] == mine[0]
                                         and budget_key(budget) >= mine):
                 out[deal] = verdict
         return out
@@ -282,6 +288,6 @@ class OddsRun:
         return self.odds()
 
     def odds(self) -> Odds:
-        verdicts = [v for v, _ in self._best().values()]
+        verdicts = [v for v, _, _ in self._best().values()]
         return Odds(self.spec.id, self.player, self.budget_label, len(verdicts),
                     verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))

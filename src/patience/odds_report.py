@@ -9,7 +9,7 @@ from typing import Any
 
 from patience.games import all_specs
 from patience.odds import THOUGHTFUL, Odds, best_verdicts, budget_key, rules_version, wilson
-from patience.solver import SOLVER_VERSION
+from patience.solver import same_major
 
 #: Why the fair player may win more often than a published figure says (per game).
 WHY_HIGHER = {
@@ -60,10 +60,10 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
         best = best_verdicts(found, thoughtful=kind == "thoughtful")
         if not best:
             continue
-        verdicts = [v for v, _ in best.values()]
+        verdicts = [v for v, _, _ in best.values()]
         budgets: dict[str, list[int]] = defaultdict(list)
         for deal, _verdict, budget, sv in found:
-            if sv == SOLVER_VERSION:
+            if same_major(sv):
                 budgets[budget].append(deal)
         steps: list[dict[str, Any]] = [
             {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}

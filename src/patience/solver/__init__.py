@@ -9,14 +9,21 @@ from patience.games import get_spec
 from patience.rules.spec import GameSpec
 from patience.solver.search import LOST, UNKNOWN, WON, Solver, SolveResult
 
-__all__ = ["LOST", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint", "solve",
-           "solver_for", "winnable_deal"]
+__all__ = ["LOST", "SOLVER_VERSION", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint",
+           "same_major", "solve", "solver_for", "winnable_deal"]
 
-#: Stored with every measured verdict (``patience odds``).  It changes when a stored verdict
-#: could be wrong (a soundness fix); a change that only decides more deals (a new proven
-#: cut, a better move order) keeps it, since the verdicts already stored remain true.  (A
-#: fair player's run measured before such a change to its game's searches is dropped.)
-SOLVER_VERSION = "1"
+#: Stored with every measured verdict (``patience odds``), as ``MAJOR.MINOR``.  The major
+#: part changes when a stored verdict could be wrong (a soundness fix): the losses and the
+#: fair player's runs of another major version are dropped.  The minor part changes when
+#: the search decides more deals (a new proven cut, a better guide or move order): the
+#: verdicts already stored remain true, and the deals left unknown by an older minor
+#: version are solved again, at the same budget too.  (Stored "1" is "1.0".)
+SOLVER_VERSION = "1.1"
+
+
+def same_major(version: str) -> bool:
+    """True when a stored solver version has the current major part (its verdicts hold)."""
+    return version.partition(".")[0] == SOLVER_VERSION.partition(".")[0]
 
 _SOLVERS: dict[GameSpec, Solver] = {}
 

@@ -97,6 +97,7 @@ class RelaxedSearch:
                             if spec.space is Space.AUTO else None)
         self.nodes = 0
         self.disabled = False
+        self.win_path: list[RState] = []  # the last search's winning line, when it won
 
     # ------------------------------------------------------------ mapping
     def rel(self, c: int) -> int:
@@ -354,7 +355,9 @@ class RelaxedSearch:
         everything it reaches has then been searched.  In the acyclic graphs (all but
         the 1883 rules) every component is a single position."""
         root = self.autoplay(start)
+        self.win_path = []
         if self.won(root):
+            self.win_path = [root]
             return "won"
         lost = self.lost
         if root in lost:
@@ -397,6 +400,7 @@ class RelaxedSearch:
                 continue
             self.nodes += 1
             if self.won(nxt):
+                self.win_path = [s for s, _ in stack] + [nxt]
                 return "won"
             index[nxt] = low[nxt] = len(index)
             scc.append(nxt)
@@ -409,6 +413,17 @@ class RelaxedSearch:
                 if deadline is not None and time.perf_counter() >= deadline:
                     return "unknown"
         return "lost"
+
+    def image(self, st: State) -> RState | None:
+        """The relaxed position of ``st`` after the relaxed safe moves (None when the
+        relaxation does not apply to it)."""
+        if self.disabled:
+            return None
+        try:
+            r = self.relax(st)
+        except ComponentTooLarge:
+            return None
+        return None if r is None else self.autoplay(r)
 
     def known_lost(self, st: State) -> bool:
         """True when the relaxed image of ``st`` is already in the table of lost positions."""

@@ -398,6 +398,117 @@ class _ComponentRun(_Search):
         return LOST
 
 
+PLAN_MEMBERS = 3_000  # tableaux of one component searched for the plan's next step
+PLAN_NODES = 5_000  # relaxed positions searched for a plan from one real position
+
+
+class _PlanRun(_Search):
+    """A depth-first search guided by the relaxation's winning lines (docs/solver.md,
+    "Plans").  At each position the relaxed game is searched from the position's relaxed
+    image: a relaxed loss cuts the position (a proof); a relaxed win is a plan.  The
+    tableaux that tableau moves which can be undone reach from the position are searched
+    breadth first, and the other moves made from them are tried: those whose relaxed
+    image lies on the plan as soon as they are found, the rest after.  It is a
+    guided search: its wins are real, and running dry proves nothing, since large
+    components are searched only in part."""
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None,
+                 rx: relaxed.RelaxedSearch) -> None:
+        super().__init__(solver, state, prune)
+        self.rx = rx
+        self.limit: int | None = None  # the node budget of the current turn
+        self.visited: set[bytes] = {solver.key(self.root)}
+        self.stack: list[tuple[Iterator[tuple[list[Move], State]], list[Move]]] = []
+        if self.status == UNKNOWN:
+            self.stack.append((self.children(self.root), self.root_line))
+
+    def children(self, st: State) -> Iterator[tuple[list[Move], State]]:
+        """(moves from ``st``, the position they lead to), most promising first."""
+        solver = self.solver
+        rules = solver.rules
+        rx = self.rx
+        image = rx.image
+        img = image(st)
+        plan: dict[relaxed.RState, int] = {}
+        room = PLAN_NODES if self.limit is None else max(1, min(PLAN_NODES,
+                                                                 self.limit - self.nodes))
+        if img is not None:
+            before = rx.nodes
+            verdict = rx.search(img, max_nodes=room)
+            self.nodes += rx.nodes - before  # relaxed positions count as searched too
+            if verdict == LOST:
+                return
+            if verdict == WON:
+                plan = {p: i for i, p in enumerate(rx.win_path)}
+        key = solver.key
+        lost = rx.lost
+        members: dict[bytes, list[Move]] = {key(st): []}
+        todo = collections.deque([st])
+        rest: list[tuple[int, int, list[Move], State]] = []
+        n = 0
+        while todo:
+            cur = todo.popleft()
+            path = members[key(cur)]
+            for m in solver.ordered_moves(cur):
+                if solver.reversible(cur, m):
+                    if len(members) < min(PLAN_MEMBERS, room):
+                        nxt = rules.apply(cur, m)
+                        k = key(nxt)
+                        if k not in members:
+                            members[k] = [*path, m]
+                            todo.append(nxt)
+                            self.nodes += 1
+                    continue
+                child, auto = solver.autoplay(rules.apply(cur, m))
+                ci = image(child)
+                step = [*path, m, *auto]
+                if ci is not None and ci in plan:
+                    yield step, child  # on the plan: at once, nearest tableau first
+                elif ci is None or ci not in lost:
+                    n += 1
+                    rest.append((solver.move_class(cur, m), n, step, child))
+        rest.sort(key=lambda x: x[:2])
+        for _, _, step, child in rest:
+            yield step, child
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN:
+            return self.status
+        self.limit = max_nodes
+        rules = self.solver.rules
+        key = self.solver.key
+        visited = self.visited
+        stack = self.stack
+        prune = self.prune
+        while stack:
+            todo, _ = stack[-1]
+            nxt = next(todo, None)
+            if nxt is None:
+                stack.pop()
+                continue
+            step, child = nxt
+            k = key(child)
+            if k in visited:
+                continue
+            visited.add(k)
+            self.nodes += 1
+            if rules.is_won(child):
+                self.status = WON
+                self.line = [m for f in stack for m in f[1]] + step
+                return WON
+            prog = self.solver.progress(child)
+            if prog > self.best_progress:
+                self.best_progress = prog
+                self._best_line = [m for f in stack for m in f[1]] + step
+            if prune is not None and prune(child):
+                continue
+            stack.append((self.children(child), step))
+            if self.spent(deadline, max_nodes):
+                return UNKNOWN
+        self.status = LOST
+        return LOST
+
+
 class Solver:
     """A game's search, compiled once from its rules."""
 
@@ -582,10 +693,10 @@ class Solver:
 
         1. a guided search (15% of the budget) for a quick win;
         2. in the Four Seasons family, the relaxation (up to 35%), for a quick proof of
-           loss;
-        3. in turns of a fifth of a second: the guided search, two more with other
-           tie-breaks, and the exact searches of the game, until a guided one wins or
-           an exact one decides, or the budget is spent.
+           loss, then the search guided by its plans (up to half the budget);
+        3. in turns of a fifth of a second: the guided searches (the first, the plan
+           search, two more with other tie-breaks) and the exact searches of the game,
+           until a guided one wins or an exact one decides, or the budget is spent.
         """
         start = time.perf_counter()
         if track_memory:
@@ -604,8 +715,8 @@ class Solver:
         guided = _Run(self, state, dead_end, guided=True)
         if guided.run(share(0.15), node_share(0.15)) == WON:
             return self._result(guided, WON, start, track_memory)
-        spent = guided.nodes
         rx: relaxed.RelaxedSearch | None = None
+        rx_root = 0  # the relaxed positions searched at the root
         prune: Prune | None = dead_end
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
@@ -613,16 +724,28 @@ class Solver:
                 result = self._result(guided, LOST, start, track_memory, extra=rx.nodes)
                 result.proof = "relaxation"
                 return result
+            rx_root = rx.nodes
             known_lost = rx.known_lost
             prune = known_lost if dead_end is None else \
                 (lambda st: dead_end(st) or known_lost(st))
-            spent += rx.nodes
+        searched: list[_Search] = [guided]  # every run, for the counters
+
+        def others(run: _Search | None) -> int:
+            return rx_root + sum(r.nodes for r in searched if r is not run)
+
+        if rx is not None:
+            # the relaxation's winning lines as a guide (docs/solver.md, "Plans")
+            plan = _PlanRun(self, state, prune, rx)
+            searched.append(plan)
+            if plan.run(share(0.5), node_share(0.35)) == WON:
+                return self._result(plan, WON, start, track_memory, extra=others(plan))
         # guided searches with other tie-breaks (restarts), then the exact searches
         runs: list[_Search] = [
-            guided, _Run(self, state, dead_end, guided=True, variant=1),
+            *searched, _Run(self, state, dead_end, guided=True, variant=1),
             _Run(self, state, dead_end, guided=True, variant=2)]
         exact = self.exact_runs(state, prune)
         runs += exact
+        searched = list(runs)
         while True:
             for run in list(runs):
                 if deadline is None:
@@ -632,26 +755,22 @@ class Solver:
                     step_deadline = min(deadline, time.perf_counter() + 0.2)
                     limit = None
                 if max_nodes is not None:
-                    room = max_nodes - spent - sum(r.nodes for r in runs if r is not guided)
+                    room = max_nodes - others(None)
                     limit = run.nodes + max(0, min(room, 20_000))
                 status = run.run(step_deadline, limit)
                 if status == WON or (status == LOST and run in exact):
-                    result = self._result(run, status, start, track_memory,
-                                          extra=spent + sum(r.nodes for r in runs
-                                                            if r is not run and r is not guided))
+                    result = self._result(run, status, start, track_memory, extra=others(run))
                     if status == LOST:
                         result.proof = "exhausted" if rx is None else \
                             "exhausted (with cuts proven by the relaxation)"
                     return result
                 if status == LOST:
                     runs.remove(run)  # a guided search ran dry: it proves nothing
-            total = spent + sum(r.nodes for r in runs if r is not guided)
             out_of_time = deadline is not None and time.perf_counter() >= deadline
-            out_of_nodes = max_nodes is not None and total >= max_nodes
+            out_of_nodes = max_nodes is not None and others(None) >= max_nodes
             if out_of_time or out_of_nodes:
-                best = max([guided, *runs], key=lambda r: r.best_progress)
-                return self._result(best, UNKNOWN, start, track_memory,
-                                    extra=total - (best.nodes if best is not guided else 0))
+                best = max(searched, key=lambda r: r.best_progress)
+                return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
 
     def probe(self, state: State, max_nodes: int) -> SolveResult:
         """Only the guided search, within ``max_nodes``: a quick look for a win (the fair
