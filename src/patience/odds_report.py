@@ -133,8 +133,8 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
         "wins most often. Its budget is *samples × positions* per decision "
         "(`fair-v1:3x300`: three sampled orders, 300 positions searched in each).",
         "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
-        "one entry per run: a later run with a larger budget solves again only the deals "
-        "left unknown.",
+        "one entry per run: a later run with a larger budget, or with a newer solver version "
+        "(`patience.solver.SOLVER_VERSION`), solves again only the deals left unknown.",
         "",
         "| game | thoughtful (95% interval) | ± | deals | unknown | budget "
         "| fair (95% interval) | ± | deals | policy | published | source |",

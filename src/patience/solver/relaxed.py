@@ -406,7 +406,7 @@ class RelaxedSearch:
             scc.append(nxt)
             stack.append((nxt, iter(self.successors(nxt))))
             checks += 1
-            if checks >= 128:
+            if checks >= 16:
                 checks = 0
                 if limit is not None and self.nodes >= limit:
                     return "unknown"

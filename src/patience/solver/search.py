@@ -263,6 +263,7 @@ class _ComponentRun(_Search):
     def __init__(self, solver: Solver, state: State, prune: Prune | None) -> None:
         super().__init__(solver, state, prune)
         self.canon_of: dict[bytes, bytes] = {}  # tableau key -> component canon (cache)
+        self.too_large: set[bytes] = set()  # tableau keys of components past MAX_MEMBERS
         comp = self.component(self.root)
         self.visited: set[bytes] = {self.node_key(self.root, comp)}
         self.stack: list[tuple[_Component | None, Iterator[tuple[list[Move], State]],
@@ -302,6 +303,8 @@ class _ComponentRun(_Search):
                     comp.parent[nk] = (k, m)
                     todo.append(nk)
             if len(comp.states) > MAX_MEMBERS:
+                # every tableau met is in the same (too large) component: not again
+                self.too_large.update(comp.states)
                 return None
         comp.canon = min(comp.states)
         for k in comp.states:
@@ -316,9 +319,12 @@ class _ComponentRun(_Search):
 
     def child_key(self, st: State) -> tuple[bytes, _Component | None]:
         """The key of a new position; its component is explored only when not cached."""
-        canon = self.canon_of.get(self.tkey(st))
+        tk = self.tkey(st)
+        canon = self.canon_of.get(tk)
         if canon is not None:
             return self.solver.key_without_tableau(st) + b"\xfe" + canon, None
+        if tk in self.too_large:
+            return self.node_key(st, None), None
         comp = self.component(st)
         return self.node_key(st, comp), comp
 
@@ -361,7 +367,6 @@ class _ComponentRun(_Search):
         stack = self.stack
         visited = self.visited
         prune = self.prune
-        checks = 0
         while stack:
             _, todo, _ = stack[-1]
             nxt = next(todo, None)
@@ -389,11 +394,8 @@ class _ComponentRun(_Search):
             if ccomp is None and not k.startswith(b"R"):
                 ccomp = self.component(child)
             stack.append((ccomp, self.children(child, ccomp), step))
-            checks += 1
-            if checks >= 16:
-                checks = 0
-                if self.spent(deadline, max_nodes):
-                    return UNKNOWN
+            if self.spent(deadline, max_nodes):  # each step may explore a component
+                return UNKNOWN
         self.status = LOST
         return LOST
 
@@ -417,6 +419,7 @@ class _PlanRun(_Search):
         super().__init__(solver, state, prune)
         self.rx = rx
         self.limit: int | None = None  # the node budget of the current turn
+        self.deadline: float | None = None  # and its end
         self.visited: set[bytes] = {solver.key(self.root)}
         self.stack: list[tuple[Iterator[tuple[list[Move], State]], list[Move]]] = []
         if self.status == UNKNOWN:
@@ -434,7 +437,7 @@ class _PlanRun(_Search):
                                                                  self.limit - self.nodes))
         if img is not None:
             before = rx.nodes
-            verdict = rx.search(img, max_nodes=room)
+            verdict = rx.search(img, max_nodes=room, deadline=self.deadline)
             self.nodes += rx.nodes - before  # relaxed positions count as searched too
             if verdict == LOST:
                 return
@@ -446,7 +449,10 @@ class _PlanRun(_Search):
         todo = collections.deque([st])
         rest: list[tuple[int, int, list[Move], State]] = []
         n = 0
+        deadline = self.deadline
         while todo:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break  # out of time: the moves found so far (a guided search may skip some)
             cur = todo.popleft()
             path = members[key(cur)]
             for m in solver.ordered_moves(cur):
@@ -475,6 +481,7 @@ class _PlanRun(_Search):
         if self.status != UNKNOWN:
             return self.status
         self.limit = max_nodes
+        self.deadline = deadline
         rules = self.solver.rules
         key = self.solver.key
         visited = self.visited
