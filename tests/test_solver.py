@@ -388,3 +388,23 @@ def test_the_relaxations_lost_table_never_holds_a_position_of_a_winning_line(
             assert not rx.known_lost(g.state), (deal, m)
         checked += 1
     assert checked >= min(2, len(deals)) and recorded > 0
+
+
+def test_the_plan_search_wins_a_deal_the_other_searches_leave_undecided() -> None:
+    # RULES A1: Four Seasons deal 1 was left undecided by the exact searches after 1.4
+    # million positions; the search that follows the relaxation's winning lines wins it
+    # (docs/solver.md, "Plans"), and its line replays through the engine
+    from patience.solver import relaxed
+    from patience.solver.search import _PlanRun, _Run
+
+    spec = get_spec("four-seasons")
+    solver = solver_for(spec)
+    st = solver.rules.initial_state(1)
+    assert _Run(solver, st, solver.dead_end).run(None, 30_000) == UNKNOWN
+    assert _Run(solver, st, solver.dead_end, guided=True).run(None, 30_000) != WON
+    plan = _PlanRun(solver, st, solver.dead_end, relaxed.RelaxedSearch(solver.rules, st))
+    assert plan.run(None, 60_000) == WON
+    assert_wins(Game(spec, deal=1), [str(m) for m in plan.line])
+    r = solve(Game(spec, deal=1), max_nodes=100_000)
+    assert r.status == WON
+    assert_wins(Game(spec, deal=1), r.moves)

@@ -437,7 +437,10 @@ class _PlanRun(_Search):
                                                                  self.limit - self.nodes))
         if img is not None:
             before = rx.nodes
-            verdict = rx.search(img, max_nodes=room, deadline=self.deadline)
+            try:
+                verdict = rx.search(img, max_nodes=room, deadline=self.deadline)
+            except relaxed.ComponentTooLarge:
+                verdict = UNKNOWN  # the relaxation is abandoned (it never guesses)
             self.nodes += rx.nodes - before  # relaxed positions count as searched too
             if verdict == LOST:
                 return
@@ -698,9 +701,9 @@ class Solver:
               max_seconds: float | None = None, track_memory: bool = False) -> SolveResult:
         """Decide ``state``; see docs/solver.md for the schedule:
 
-        1. a guided search (15% of the budget) for a quick win;
-        2. in the Four Seasons family, the relaxation (up to 35%), for a quick proof of
-           loss, then the search guided by its plans (up to half the budget);
+        1. a guided search (10% of the budget) for a quick win;
+        2. in the Four Seasons family, the search guided by the relaxation's plans (up to
+           50%), then the relaxation alone (up to 55%), for a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
            search, two more with other tie-breaks) and the exact searches of the game,
            until a guided one wins or an exact one decides, or the budget is spent.
@@ -720,39 +723,43 @@ class Solver:
 
         dead_end = self.dead_end
         guided = _Run(self, state, dead_end, guided=True)
-        if guided.run(share(0.15), node_share(0.15)) == WON:
+        if guided.run(share(0.1), node_share(0.1)) == WON:
             return self._result(guided, WON, start, track_memory)
         rx: relaxed.RelaxedSearch | None = None
-        rx_root = 0  # the relaxed positions searched at the root
         prune: Prune | None = dead_end
-        if self.relaxable:
-            rx = relaxed.RelaxedSearch(self.rules, state)
-            if rx.is_lost(state, deadline=share(0.35), max_nodes=node_share(0.2)):
-                result = self._result(guided, LOST, start, track_memory, extra=rx.nodes)
-                result.proof = "relaxation"
-                return result
-            rx_root = rx.nodes
-            known_lost = rx.known_lost
-            prune = known_lost if dead_end is None else \
-                (lambda st: dead_end(st) or known_lost(st))
         searched: list[_Search] = [guided]  # every run, for the counters
+        rx_root = 0  # the relaxed positions searched outside the runs
 
         def others(run: _Search | None) -> int:
             return rx_root + sum(r.nodes for r in searched if r is not run)
 
-        if rx is not None:
-            # the relaxation's winning lines as a guide (docs/solver.md, "Plans")
+        if self.relaxable:
+            rx = relaxed.RelaxedSearch(self.rules, state)
+            known_lost = rx.known_lost
+            prune = known_lost if dead_end is None else \
+                (lambda st: dead_end(st) or known_lost(st))
+            # the relaxation's winning lines as a guide (docs/solver.md, "Plans"); its
+            # first relaxed search, from the root, may prove the deal lost already
             plan = _PlanRun(self, state, prune, rx)
             searched.append(plan)
-            if plan.run(share(0.5), node_share(0.35)) == WON:
+            if plan.run(share(0.5), node_share(0.3)) == WON:
                 return self._result(plan, WON, start, track_memory, extra=others(plan))
+            before = rx.nodes
+            lost = known_lost(state) or rx.is_lost(state, deadline=share(0.55),
+                                                   max_nodes=node_share(0.2))
+            rx_root = rx.nodes - before
+            if lost:
+                result = self._result(plan, LOST, start, track_memory, extra=others(plan))
+                result.proof = "relaxation"
+                return result
         # guided searches with other tie-breaks (restarts), then the exact searches
         runs: list[_Search] = [
             *searched, _Run(self, state, dead_end, guided=True, variant=1),
+            *searched[1:],  # the plan search, when there is one, has two turns a round
             _Run(self, state, dead_end, guided=True, variant=2)]
         exact = self.exact_runs(state, prune)
         runs += exact
-        searched = list(runs)
+        searched = list(dict.fromkeys(runs))
         while True:
             for run in list(runs):
                 if deadline is None:
