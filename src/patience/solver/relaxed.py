@@ -62,11 +62,12 @@ class _Component:
     """The shapes reachable from each other by reversible tableau moves, with
     the results of adding or removing a top card from any of them."""
 
-    __slots__ = ("add", "canon", "members", "remove")
+    __slots__ = ("add", "canon", "members", "remove", "tops")
 
     def __init__(self, canon: Shape, members: list[Shape]) -> None:
         self.canon = canon
         self.members = members
+        self.tops: set[int] | None = None  # relative ranks of the members' top cards
         self.add: dict[int, list[Shape]] = {}
         self.remove: dict[int, list[tuple[Shape, bool]]] = {}
 
@@ -266,9 +267,16 @@ class RelaxedSearch:
                 out.append((sl, rest, h[:w & 3] + (r + 1,) + h[(w & 3) + 1:], canon))
             for shape in self._adds(comp, r):
                 out.append((sl, rest, h, shape))
-        tops = {t for s in comp.members for (t, _) in s}
-        for t in sorted(tops):
-            suits = self.home_suits(t, sl, waste, h)
+        wanted: dict[int, list[int]] = {}  # rank t -> suits whose rank-t card may go home
+        for s in range(self.suits):
+            t = h[s]
+            if t < self.n and t not in wanted:
+                wanted[t] = self.home_suits(t, sl, waste, h)
+        tops = comp.tops
+        if tops is None:
+            tops = comp.tops = {t for s in comp.members for (t, _) in s}
+        for t in sorted(tops.intersection(wanted)):
+            suits = wanted[t]
             if not suits:
                 continue
             for shape, emptied in self._removes(comp, t):
@@ -321,18 +329,18 @@ class RelaxedSearch:
             r = self.rel(w)
             if r <= low and h[w & 3] == r:
                 return (sl, waste[:-1], h[:w & 3] + (r + 1,) + h[(w & 3) + 1:], canon)
-        comp = self.component(canon)
-        for t in range(low + 1):
-            suits = self.home_suits(t, sl, waste, h)
-            if len(suits) != 1:
+        # a suit whose foundation is at height t has t >= low: only t = low qualifies
+        t = low
+        if t >= self.n:
+            return None
+        suits = self.home_suits(t, sl, waste, h)
+        if len(suits) != 1 or sum(1 for (t2, n) in canon if t2 <= t < t2 + n) != 1:
+            return None
+        for shape, emptied in self._removes(self.component(canon), t):
+            if emptied and self.space is not Space.ANY:
                 continue
-            if sum(1 for (t2, n) in canon if t2 <= t < t2 + n) != 1:
-                continue
-            for shape, emptied in self._removes(comp, t):
-                if emptied and self.space is not Space.ANY:
-                    continue
-                s = suits[0]
-                return (sl, waste, h[:s] + (t + 1,) + h[s + 1:], self.component(shape).canon)
+            s = suits[0]
+            return (sl, waste, h[:s] + (t + 1,) + h[s + 1:], self.component(shape).canon)
         return None
 
     def autoplay(self, st: RState) -> RState:

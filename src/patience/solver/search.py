@@ -404,6 +404,9 @@ PLAN_MEMBERS = 3_000  # tableaux of one component searched for the plan's next s
 PLAN_NODES = 5_000  # relaxed positions searched for a plan from one real position
 
 
+_PlanChild = tuple[list[Move], State, "list[relaxed.RState] | None"]
+
+
 class _PlanRun(_Search):
     """A depth-first search guided by the relaxation's winning lines (docs/solver.md,
     "Plans").  At each position the relaxed game is searched from the position's relaxed
@@ -421,21 +424,28 @@ class _PlanRun(_Search):
         self.limit: int | None = None  # the node budget of the current turn
         self.deadline: float | None = None  # and its end
         self.visited: set[bytes] = {solver.key(self.root)}
-        self.stack: list[tuple[Iterator[tuple[list[Move], State]], list[Move]]] = []
+        self.stack: list[tuple[Iterator[_PlanChild], list[Move]]] = []
         if self.status == UNKNOWN:
-            self.stack.append((self.children(self.root), self.root_line))
+            self.stack.append((self.children(self.root, None), self.root_line))
 
-    def children(self, st: State) -> Iterator[tuple[list[Move], State]]:
-        """(moves from ``st``, the position they lead to), most promising first."""
+    def children(self, st: State, given: list[relaxed.RState] | None
+                 ) -> Iterator[_PlanChild]:
+        """(moves from ``st``, the position they lead to, the plan from there when it is
+        the rest of this one), most promising first.  ``given`` is a plan from ``st``
+        already known (the rest of the parent's)."""
         solver = self.solver
         rules = solver.rules
         rx = self.rx
         image = rx.image
         img = image(st)
+        line: list[relaxed.RState] = []
         plan: dict[relaxed.RState, int] = {}
         room = PLAN_NODES if self.limit is None else max(1, min(PLAN_NODES,
                                                                  self.limit - self.nodes))
-        if img is not None:
+        if given and given[0] == img:
+            line = given
+            plan = {p: i for i, p in enumerate(line)}
+        elif img is not None:
             before = rx.nodes
             try:
                 verdict = rx.search(img, max_nodes=room, deadline=self.deadline)
@@ -445,7 +455,8 @@ class _PlanRun(_Search):
             if verdict == LOST:
                 return
             if verdict == WON:
-                plan = {p: i for i, p in enumerate(rx.win_path)}
+                line = rx.win_path
+                plan = {p: i for i, p in enumerate(line)}
         key = solver.key
         lost = rx.lost
         members: dict[bytes, list[Move]] = {key(st): []}
@@ -472,13 +483,14 @@ class _PlanRun(_Search):
                 ci = image(child)
                 step = [*path, m, *auto]
                 if ci is not None and ci in plan:
-                    yield step, child  # on the plan: at once, nearest tableau first
+                    # on the plan: at once, nearest tableau first
+                    yield step, child, line[plan[ci]:]
                 elif ci is None or ci not in lost:
                     n += 1
                     rest.append((solver.move_class(cur, m), n, step, child))
         rest.sort(key=lambda x: x[:2])
         for _, _, step, child in rest:
-            yield step, child
+            yield step, child, None
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN:
@@ -496,7 +508,7 @@ class _PlanRun(_Search):
             if nxt is None:
                 stack.pop()
                 continue
-            step, child = nxt
+            step, child, given = nxt
             k = key(child)
             if k in visited:
                 continue
@@ -512,7 +524,7 @@ class _PlanRun(_Search):
                 self._best_line = [m for f in stack for m in f[1]] + step
             if prune is not None and prune(child):
                 continue
-            stack.append((self.children(child), step))
+            stack.append((self.children(child, given), step))
             if self.spent(deadline, max_nodes):
                 return UNKNOWN
         self.status = LOST
@@ -536,6 +548,7 @@ class Solver:
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
+        self.plans = self.relaxable  # the plan search (docs/solver.md, "Plans")
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
@@ -740,16 +753,18 @@ class Solver:
                 (lambda st: dead_end(st) or known_lost(st))
             # the relaxation's winning lines as a guide (docs/solver.md, "Plans"); its
             # first relaxed search, from the root, may prove the deal lost already
-            plan = _PlanRun(self, state, prune, rx)
-            searched.append(plan)
-            if plan.run(share(0.5), node_share(0.3)) == WON:
-                return self._result(plan, WON, start, track_memory, extra=others(plan))
+            if self.plans:
+                plan = _PlanRun(self, state, prune, rx)
+                searched.append(plan)
+                if plan.run(share(0.5), node_share(0.3)) == WON:
+                    return self._result(plan, WON, start, track_memory, extra=others(plan))
             before = rx.nodes
-            lost = known_lost(state) or rx.is_lost(state, deadline=share(0.55),
-                                                   max_nodes=node_share(0.2))
+            lost = known_lost(state) or rx.is_lost(
+                state, deadline=share(0.55 if self.plans else 0.35), max_nodes=node_share(0.2))
             rx_root = rx.nodes - before
             if lost:
-                result = self._result(plan, LOST, start, track_memory, extra=others(plan))
+                last = searched[-1]
+                result = self._result(last, LOST, start, track_memory, extra=others(last))
                 result.proof = "relaxation"
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
