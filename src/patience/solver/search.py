@@ -439,12 +439,10 @@ class _PlanRun(_Search):
         image = rx.image
         img = image(st)
         line: list[relaxed.RState] = []
-        plan: dict[relaxed.RState, int] = {}
         room = PLAN_NODES if self.limit is None else max(1, min(PLAN_NODES,
                                                                  self.limit - self.nodes))
         if given and given[0] == img:
             line = given
-            plan = {p: i for i, p in enumerate(line)}
         elif img is not None:
             before = rx.nodes
             try:
@@ -456,27 +454,26 @@ class _PlanRun(_Search):
                 return
             if verdict == WON:
                 line = rx.win_path
-                plan = {p: i for i, p in enumerate(line)}
+        plan = {p: i for i, p in enumerate(line)}
         key = solver.key
         lost = rx.lost
-        members: dict[bytes, list[Move]] = {key(st): []}
-        todo = collections.deque([st])
+        members = {key(st)}
+        todo: collections.deque[tuple[State, list[Move]]] = collections.deque([(st, [])])
         rest: list[tuple[int, int, list[Move], State]] = []
         n = 0
         deadline = self.deadline
         while todo:
             if deadline is not None and time.perf_counter() >= deadline:
                 break  # out of time: the moves found so far (a guided search may skip some)
-            cur = todo.popleft()
-            path = members[key(cur)]
+            cur, path = todo.popleft()
             for m in solver.ordered_moves(cur):
                 if solver.reversible(cur, m):
                     if len(members) < min(PLAN_MEMBERS, room):
                         nxt = rules.apply(cur, m)
                         k = key(nxt)
                         if k not in members:
-                            members[k] = [*path, m]
-                            todo.append(nxt)
+                            members.add(k)
+                            todo.append((nxt, [*path, m]))
                             self.nodes += 1
                     continue
                 child, auto = solver.autoplay(rules.apply(cur, m))
@@ -548,7 +545,6 @@ class Solver:
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
-        self.plans = self.relaxable  # the plan search (docs/solver.md, "Plans")
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
@@ -753,18 +749,16 @@ class Solver:
                 (lambda st: dead_end(st) or known_lost(st))
             # the relaxation's winning lines as a guide (docs/solver.md, "Plans"); its
             # first relaxed search, from the root, may prove the deal lost already
-            if self.plans:
-                plan = _PlanRun(self, state, prune, rx)
-                searched.append(plan)
-                if plan.run(share(0.5), node_share(0.3)) == WON:
-                    return self._result(plan, WON, start, track_memory, extra=others(plan))
+            plan = _PlanRun(self, state, prune, rx)
+            searched.append(plan)
+            if plan.run(share(0.5), node_share(0.3)) == WON:
+                return self._result(plan, WON, start, track_memory, extra=others(plan))
             before = rx.nodes
-            lost = known_lost(state) or rx.is_lost(
-                state, deadline=share(0.55 if self.plans else 0.35), max_nodes=node_share(0.2))
+            lost = known_lost(state) or rx.is_lost(state, deadline=share(0.55),
+                                                   max_nodes=node_share(0.2))
             rx_root = rx.nodes - before
             if lost:
-                last = searched[-1]
-                result = self._result(last, LOST, start, track_memory, extra=others(last))
+                result = self._result(plan, LOST, start, track_memory, extra=others(plan))
                 result.proof = "relaxation"
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
