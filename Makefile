@@ -6,7 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint bench clean chromium
 
-$(STAMP): pyproject.toml
+# The install also compiles the solver's relaxed search (setup.py, a C compiler and the
+# Python headers); where that fails the solver runs the same search in Python, and the test
+# tests/test_relaxed_compiled.py says so.
+$(STAMP): pyproject.toml setup.py src/patience/solver/_relaxedc.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
@@ -43,3 +46,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info
+	rm -f src/patience/solver/*.so

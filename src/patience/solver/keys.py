@@ -157,23 +157,31 @@ WasteCycleFn = Callable[[tuple[int, ...], list[int], int], bool]
 def waste_cycle(n: int, suits: int, all_home_only: bool) -> WasteCycleFn:
     """``cycle(waste, heights, base)``: do the waste cards that can only go home (every
     one with ``all_home_only``; else those of the highest relative rank, or whose
-    one-higher cards are all home or below them in the waste) and the suits' orders have a
-    cycle?  ``heights`` (per suit, the relative rank needed next) is changed."""
+    one-higher cards are each home, below them in the waste, or above them in the waste
+    and able only to go home themselves) and the suits' orders have a cycle?  ``heights``
+    (per suit, the relative rank needed next) is changed."""
 
     def cycle(waste: tuple[int, ...], nxt: list[int], base: int) -> bool:
         where = {c: i for i, c in enumerate(waste)}
         if all_home_only:
             home_only = [True] * len(waste)
         else:
-            home_only = []
-            for i, c in enumerate(waste):
+            # from the top down: a card's verdict reads only those of the cards above it
+            home_only = [False] * len(waste)
+            for i in range(len(waste) - 1, -1, -1):
+                c = waste[i]
                 r = ((c >> 2) + 1 - base) % n
                 if r == n - 1:
-                    home_only.append(True)
+                    home_only[i] = True
                     continue
                 up = (r + base) % n * 4  # rank code of relative rank r + 1, suit 0
-                home_only.append(all(r + 1 < nxt[s] or where.get(up + s, n * 4) < i
-                                     for s in range(suits)))
+                ok = True
+                for s in range(suits):
+                    j = where.get(up + s)
+                    if not (r + 1 < nxt[s] or (j is not None and (j < i or home_only[j]))):
+                        ok = False
+                        break
+                home_only[i] = ok
         k = len(waste)  # waste[k:] have left the waste in the order being built
         progress = True
         while progress:  # Kahn's algorithm on chains of orders: greedy is exact

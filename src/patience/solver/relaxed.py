@@ -31,13 +31,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Protocol
 
 from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import State
 from patience.solver.keys import waste_cycle
 
+try:  # the same search compiled (setup.py); without it, the search below runs
+    from patience.solver import _relaxedc
+except ImportError:  # pragma: no cover - a machine that could not build it
+    _relaxedc = None  # type: ignore[assignment]
+
 MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never guesses)
+#: positions the compiled search keeps in its table of lost positions (16 bytes each, in a
+#: table at most 70% full); when it is full, a search that needs more says unknown
+MAX_COMPILED_STATES = 5_800_000
 
 
 class ComponentTooLarge(Exception):
@@ -47,6 +56,27 @@ class ComponentTooLarge(Exception):
 RPile = tuple[int, int]  # (relative rank of the top card, length)
 Shape = tuple[RPile, ...]  # sorted
 RState = tuple[int, tuple[int, ...], tuple[int, ...], Shape]
+
+
+class LostTable(Protocol):
+    """The relaxed positions proven lost."""
+
+    def __contains__(self, st: object, /) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+
+class _CompiledTable:
+    """The compiled search's table of lost positions, asked from Python."""
+
+    def __init__(self, search: _relaxedc.Relaxed) -> None:
+        self.search = search
+
+    def __contains__(self, st: object, /) -> bool:
+        return bool(self.search.contains(st))
+
+    def __len__(self) -> int:
+        return int(self.search.size)
 
 
 def applies(rules: Rules) -> bool:
@@ -72,10 +102,21 @@ class _Component:
         self.remove: dict[int, list[tuple[Shape, bool]]] = {}
 
 
-class RelaxedSearch:
-    """The relaxed game of one stock order and base rank (one deal)."""
+def compiles(rules: Rules) -> bool:
+    """True when the compiled search covers these rules (the acyclic ones: spaces filled
+    by the player or from the stock, single cards moved, at most seven piles)."""
+    spec = rules.spec
+    return (_relaxedc is not None and spec.space in (Space.ANY, Space.AUTO)
+            and spec.runs is Runs.NONE and len(rules.tab) <= 7 and spec.ranks <= 13
+            and spec.suits <= 4)
 
-    def __init__(self, rules: Rules, root: State) -> None:
+
+class RelaxedSearch:
+    """The relaxed game of one stock order and base rank (one deal).  ``compiled``:
+    search with the compiled module where it covers the rules (the default), or always
+    here in Python (the reference)."""
+
+    def __init__(self, rules: Rules, root: State, compiled: bool = True) -> None:
         spec = rules.spec
         self.rules = rules
         self.n = spec.ranks
@@ -90,7 +131,16 @@ class RelaxedSearch:
         for i, c in enumerate(self.stock):
             self.stock_pos[c] = i
         self.components: dict[Shape, _Component] = {}
-        self.lost: set[RState] = set()
+        self._lost: set[RState] = set()  # the table of the search in Python
+        self.lost: LostTable = self._lost
+        self.compiled: _relaxedc.Relaxed | None = None
+        if compiled and compiles(rules):
+            self.compiled = _relaxedc.Relaxed(
+                n=self.n, suits=self.suits, ntab=self.ntab, space_any=spec.space is Space.ANY,
+                stock_to_space=spec.stock_to_space, refill=spec.space is Space.AUTO,
+                dead_end=spec.space is Space.AUTO, stock=tuple(self.stock), base=self.base,
+                max_component=MAX_COMPONENT, max_states=MAX_COMPILED_STATES)
+            self.lost = _CompiledTable(self.compiled)
         # Czarina's dead-end test (docs/solver.md, "Dead ends") holds in the relaxed game
         # too: it reads only the waste and the foundations, which the relaxation keeps,
         # and a relaxed waste card still goes only home or onto a one-higher top
@@ -362,12 +412,14 @@ class RelaxedSearch:
         once its strongly connected component (Tarjan) is finished without a win, since
         everything it reaches has then been searched.  In the acyclic graphs (all but
         the 1883 rules) every component is a single position."""
+        if self.compiled is not None:
+            return self._search_compiled(start, max_nodes, deadline)
         root = self.autoplay(start)
         self.win_path = []
         if self.won(root):
             self.win_path = [root]
             return "won"
-        lost = self.lost
+        lost = self._lost
         if root in lost:
             return "lost"
         index: dict[RState, int] = {root: 0}
@@ -422,6 +474,31 @@ class RelaxedSearch:
                     return "unknown"
         return "lost"
 
+    def _search_compiled(self, start: RState, max_nodes: int | None,
+                         deadline: float | None) -> str:
+        """:meth:`search`, by the compiled module: the same positions in the same order."""
+        c = self.compiled
+        assert c is not None
+        seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+        before = c.nodes
+        try:
+            verdict, path = c.search(start, -1 if max_nodes is None else max_nodes, seconds)
+        except _relaxedc.ComponentTooLarge as e:
+            self.disabled = True
+            raise ComponentTooLarge(str(e)) from None
+        finally:
+            self.nodes += c.nodes - before
+        self.win_path = path
+        return str(verdict)
+
+    def release(self) -> None:
+        """Frees the tables (a solve is over): the relaxation is then disabled."""
+        self.disabled = True
+        self._lost.clear()
+        self.components.clear()
+        if self.compiled is not None:
+            self.compiled.release()
+
     def image(self, st: State) -> RState | None:
         """The relaxed position of ``st`` after the relaxed safe moves (None when the
         relaxation does not apply to it)."""
@@ -443,15 +520,21 @@ class RelaxedSearch:
             return False
         return r is not None and self.autoplay(r) in self.lost
 
-    def is_lost(self, st: State, deadline: float | None = None,
-                max_nodes: int | None = None) -> bool:
-        """True when the relaxed game proves the real position ``st`` lost."""
+    def verdict(self, st: State, deadline: float | None = None,
+                max_nodes: int | None = None) -> str | None:
+        """The relaxed game's verdict on the real position ``st`` (``"unknown"`` when the
+        budget ran out), or None when the relaxation does not apply to it."""
         if self.disabled:
-            return False
+            return None
         try:
             r = self.relax(st)
             if r is None:
-                return False
-            return self.search(r, max_nodes=max_nodes, deadline=deadline) == "lost"
+                return None
+            return self.search(r, max_nodes=max_nodes, deadline=deadline)
         except ComponentTooLarge:
-            return False
+            return None
+
+    def is_lost(self, st: State, deadline: float | None = None,
+                max_nodes: int | None = None) -> bool:
+        """True when the relaxed game proves the real position ``st`` lost."""
+        return self.verdict(st, deadline, max_nodes) == "lost"

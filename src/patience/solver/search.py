@@ -528,6 +528,33 @@ class _PlanRun(_Search):
         return LOST
 
 
+class _RelaxedRun(_Search):
+    """The relaxation searched from the root, in turns (docs/solver.md, "Schedule"): a
+    relaxed loss is the deal's loss.  A relaxed win proves nothing, and the run stops
+    (``dry``).  Its table of lost positions is the one the other searches cut with, so
+    each turn resumes where the last one stopped."""
+
+    def __init__(self, solver: Solver, state: State, rx: relaxed.RelaxedSearch) -> None:
+        super().__init__(solver, state, None)
+        self.state = state
+        self.rx = rx
+        self.visited = ()
+        self.dry = self.status != UNKNOWN
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN or self.dry:
+            return self.status
+        before = self.rx.nodes
+        room = None if max_nodes is None else max(1, max_nodes - self.nodes)
+        verdict = self.rx.verdict(self.state, deadline, room)
+        self.nodes += self.rx.nodes - before
+        if verdict == LOST:
+            self.status = LOST
+        elif verdict != UNKNOWN:
+            self.dry = True  # won, or the relaxation does not apply
+        return self.status
+
+
 class Solver:
     """A game's search, compiled once from its rules."""
 
@@ -717,6 +744,17 @@ class Solver:
            search, two more with other tie-breaks) and the exact searches of the game,
            until a guided one wins or an exact one decides, or the budget is spent.
         """
+        held: list[relaxed.RelaxedSearch] = []
+        try:
+            return self._solve(state, max_nodes, max_seconds, track_memory, held)
+        finally:
+            # the searches' suspended generators hold them in cycles: free the relaxation's
+            # tables now rather than when the garbage collector comes round
+            for rx in held:
+                rx.release()
+
+    def _solve(self, state: State, max_nodes: int | None, max_seconds: float | None,
+               track_memory: bool, held: list[relaxed.RelaxedSearch]) -> SolveResult:
         start = time.perf_counter()
         if track_memory:
             tracemalloc.start()
@@ -735,15 +773,16 @@ class Solver:
         if guided.run(share(0.1), node_share(0.1)) == WON:
             return self._result(guided, WON, start, track_memory)
         rx: relaxed.RelaxedSearch | None = None
+        rx_run: _RelaxedRun | None = None
         prune: Prune | None = dead_end
         searched: list[_Search] = [guided]  # every run, for the counters
-        rx_root = 0  # the relaxed positions searched outside the runs
 
         def others(run: _Search | None) -> int:
-            return rx_root + sum(r.nodes for r in searched if r is not run)
+            return sum(r.nodes for r in searched if r is not run)
 
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
+            held.append(rx)
             known_lost = rx.known_lost
             prune = known_lost if dead_end is None else \
                 (lambda st: dead_end(st) or known_lost(st))
@@ -753,22 +792,24 @@ class Solver:
             searched.append(plan)
             if plan.run(share(0.5), node_share(0.3)) == WON:
                 return self._result(plan, WON, start, track_memory, extra=others(plan))
-            before = rx.nodes
-            lost = known_lost(state) or rx.is_lost(state, deadline=share(0.55),
-                                                   max_nodes=node_share(0.2))
-            rx_root = rx.nodes - before
-            if lost:
+            rx_run = _RelaxedRun(self, state, rx)
+            searched.append(rx_run)
+            if known_lost(state) or rx_run.run(share(0.6), node_share(0.2)) == LOST:
                 result = self._result(plan, LOST, start, track_memory, extra=others(plan))
                 result.proof = "relaxation"
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
         runs: list[_Search] = [
             *searched, _Run(self, state, dead_end, guided=True, variant=1),
-            *searched[1:],  # the plan search, when there is one, has two turns a round
+            *searched[1:2],  # the plan search, when there is one, has two turns a round
             _Run(self, state, dead_end, guided=True, variant=2)]
         exact = self.exact_runs(state, prune)
         runs += exact
         searched = list(dict.fromkeys(runs))
+        if rx_run is not None:
+            exact.append(rx_run)  # its loss is a proof; it never wins
+            if rx_run.dry:
+                runs.remove(rx_run)
         while True:
             for run in list(runs):
                 if deadline is None:
@@ -783,12 +824,14 @@ class Solver:
                 status = run.run(step_deadline, limit)
                 if status == WON or (status == LOST and run in exact):
                     result = self._result(run, status, start, track_memory, extra=others(run))
-                    if status == LOST:
+                    if run is rx_run:
+                        result.proof = "relaxation"
+                    elif status == LOST:
                         result.proof = "exhausted" if rx is None else \
                             "exhausted (with cuts proven by the relaxation)"
                     return result
-                if status == LOST:
-                    runs.remove(run)  # a guided search ran dry: it proves nothing
+                if status == LOST or (run is rx_run and rx_run.dry):
+                    runs.remove(run)  # ran dry (a guided search, a won relaxation): no proof
             out_of_time = deadline is not None and time.perf_counter() >= deadline
             out_of_nodes = max_nodes is not None and others(None) >= max_nodes
             if out_of_time or out_of_nodes:

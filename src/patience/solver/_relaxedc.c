@@ -1,0 +1,941 @@
+/* The relaxed game of the Four Seasons family, compiled (docs/solver.md, "Relaxation").
+ *
+ * The same search as relaxed.RelaxedSearch.search, position for position and in the same
+ * order, for the rules whose relaxed graph is acyclic: spaces filled by the player (Four
+ * Seasons) or refilled from the stock (Czarina), single cards moved, at most seven tableau
+ * piles.  relaxed.py stays the reference: the tests compare verdicts, node counts and
+ * winning lines of the two.
+ *
+ * A position is two 64-bit words:
+ *   a = the waste as a bit set of stock indices (a card dealt from stock[i] and still in
+ *       the waste sets bit i; the waste's top is its lowest set bit) | stock length << 56
+ *   b = component id | foundation heights (4 bits a suit) << 32
+ * A tableau shape is its sorted piles, one byte each (top relative rank * 16 + length),
+ * the first pile in the highest byte in use, so that comparing the numbers compares the
+ * shapes as relaxed.py's sorted tuples do.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAXTAB 7
+#define MAXSUITS 4
+
+typedef struct { uint64_t a, b; } RState;
+
+/* ------------------------------------------------------------------ hash tables */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+typedef struct {  /* a set of positions; a == UINT64_MAX marks a free slot */
+    RState *slots;
+    size_t cap, count;
+} StateSet;
+
+static int set_init(StateSet *s, size_t cap) {
+    s->slots = malloc(cap * sizeof(RState));
+    if (!s->slots) return -1;
+    for (size_t i = 0; i < cap; i++) s->slots[i].a = UINT64_MAX;
+    s->cap = cap; s->count = 0;
+    return 0;
+}
+
+static inline int set_has(const StateSet *s, RState k) {
+    size_t m = s->cap - 1, i = mix64(k.a ^ mix64(k.b)) & m;
+    for (;;) {
+        RState e = s->slots[i];
+        if (e.a == UINT64_MAX) return 0;
+        if (e.a == k.a && e.b == k.b) return 1;
+        i = (i + 1) & m;
+    }
+}
+
+static int set_grow(StateSet *s);
+
+/* 1 added, 0 present already, -1 out of memory */
+static inline int set_add(StateSet *s, RState k) {
+    if ((s->count + 1) * 10 > s->cap * 7 && set_grow(s) < 0) return -1;
+    size_t m = s->cap - 1, i = mix64(k.a ^ mix64(k.b)) & m;
+    for (;;) {
+        RState e = s->slots[i];
+        if (e.a == UINT64_MAX) { s->slots[i] = k; s->count++; return 1; }
+        if (e.a == k.a && e.b == k.b) return 0;
+        i = (i + 1) & m;
+    }
+}
+
+static int set_grow(StateSet *s) {
+    StateSet n;
+    if (set_init(&n, s->cap * 2) < 0) return -1;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slots[i].a != UINT64_MAX) set_add(&n, s->slots[i]);
+    free(s->slots);
+    *s = n;
+    return 0;
+}
+
+typedef struct {  /* shape -> component id; shape 0 is the empty tableau, stored apart */
+    uint64_t *keys;
+    int32_t *vals;
+    size_t cap, count;
+    int32_t empty_val;
+} ShapeMap;
+
+static int map_init(ShapeMap *m, size_t cap) {
+    m->keys = malloc(cap * sizeof(uint64_t));
+    m->vals = malloc(cap * sizeof(int32_t));
+    if (!m->keys || !m->vals) return -1;
+    memset(m->keys, 0, cap * sizeof(uint64_t));
+    m->cap = cap; m->count = 0; m->empty_val = -1;
+    return 0;
+}
+
+static inline int32_t map_get(const ShapeMap *m, uint64_t k) {
+    if (k == 0) return m->empty_val;
+    size_t mask = m->cap - 1, i = mix64(k) & mask;
+    for (;;) {
+        if (m->keys[i] == 0) return -1;
+        if (m->keys[i] == k) return m->vals[i];
+        i = (i + 1) & mask;
+    }
+}
+
+static int map_put(ShapeMap *m, uint64_t k, int32_t v);
+
+static int map_grow(ShapeMap *m) {
+    ShapeMap n;
+    if (map_init(&n, m->cap * 2) < 0) return -1;
+    n.empty_val = m->empty_val;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->keys[i]) map_put(&n, m->keys[i], m->vals[i]);
+    free(m->keys); free(m->vals);
+    *m = n;
+    return 0;
+}
+
+static int map_put(ShapeMap *m, uint64_t k, int32_t v) {
+    if (k == 0) { m->empty_val = v; return 0; }
+    if ((m->count + 1) * 10 > m->cap * 7 && map_grow(m) < 0) return -1;
+    size_t mask = m->cap - 1, i = mix64(k) & mask;
+    for (;;) {
+        if (m->keys[i] == 0) { m->keys[i] = k; m->vals[i] = v; m->count++; return 0; }
+        if (m->keys[i] == k) { m->vals[i] = v; return 0; }
+        i = (i + 1) & mask;
+    }
+}
+
+/* ------------------------------------------------------------------ shapes */
+
+typedef struct { int n; int t[MAXTAB]; int len[MAXTAB]; } Piles;
+
+static void decode(uint64_t shape, Piles *p) {
+    int k = 0;
+    for (int byte = 7; byte >= 0; byte--) {
+        unsigned v = (unsigned)(shape >> (8 * byte)) & 0xff;
+        if (!v) continue;
+        p->t[k] = v >> 4; p->len[k] = v & 15; k++;
+    }
+    p->n = k;
+}
+
+/* sorted piles, the first in the highest byte in use (byte n-1 ... byte 0) */
+static uint64_t encode(const Piles *p) {
+    unsigned v[MAXTAB];
+    int n = p->n;
+    for (int i = 0; i < n; i++) v[i] = (unsigned)(p->t[i] * 16 + p->len[i]);
+    for (int i = 1; i < n; i++) {
+        unsigned x = v[i]; int j = i;
+        while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
+        v[j] = x;
+    }
+    uint64_t out = 0;
+    for (int i = 0; i < n; i++) out = (out << 8) | v[i];
+    return out;
+}
+
+/* Python's order of sorted tuples: a shorter shape that is a prefix of a longer one comes
+ * first.  With the first pile in the highest byte in use, shapes of different lengths
+ * are compared after aligning them on their first pile. */
+static int shape_cmp(uint64_t x, uint64_t y) {
+    int nx = 0, ny = 0;
+    for (uint64_t v = x; v; v >>= 8) nx++;
+    for (uint64_t v = y; v; v >>= 8) ny++;
+    int n = nx > ny ? nx : ny;
+    uint64_t ax = nx < n ? x << (8 * (n - nx)) : x;
+    uint64_t ay = ny < n ? y << (8 * (n - ny)) : y;
+    if (ax != ay) return ax < ay ? -1 : 1;
+    return nx < ny ? -1 : (nx > ny ? 1 : 0);
+}
+
+static int cmp_shapes(const void *p, const void *q) {
+    return shape_cmp(*(const uint64_t *)p, *(const uint64_t *)q);
+}
+
+typedef struct { uint64_t shape; int emptied; } Removal;
+
+static int cmp_removals(const void *p, const void *q) {
+    const Removal *x = p, *y = q;
+    int c = shape_cmp(x->shape, y->shape);
+    if (c) return c;
+    return x->emptied - y->emptied;
+}
+
+typedef struct {
+    uint64_t *members;  /* sorted */
+    int count;
+    uint32_t tops;      /* bit t: some member has a pile with top t */
+    int32_t *adds[16];  /* per rank: canonical component ids, by canonical shape */
+    int nadds[16];
+    Removal *removes[16];
+    int nremoves[16];
+} Component;
+
+/* ------------------------------------------------------------------ the object */
+
+typedef struct {
+    PyObject_HEAD
+    int n, suits, ntab, space_any, stock_to_space, refill, use_cycle, base;
+    int nstock;
+    int stock[64];
+    int stock_pos[64];
+    int max_component;
+    size_t max_states;
+    int disabled;
+    ShapeMap shapes;
+    Component *comps;
+    int ncomps, capcomps;
+    StateSet lost;
+    long long nodes;
+    /* scratch */
+    uint64_t *seen_buf; size_t seen_cap;
+} Relaxed;
+
+static PyObject *TooLarge;  /* patience.solver._relaxedc.ComponentTooLarge */
+
+static inline int rel(const Relaxed *r, int c) {
+    return (((c >> 2) + 1 - r->base) % r->n + r->n) % r->n;
+}
+
+#define H(b, s) ((int)(((b) >> (32 + 4 * (s))) & 15))
+#define COMP(b) ((int32_t)((b) & 0xffffffffu))
+#define SL(a) ((int)((a) >> 56))
+#define WASTE(a) ((a) & ((1ULL << 56) - 1))
+
+static inline uint64_t with_h(uint64_t b, int s, int v) {
+    int sh = 32 + 4 * s;
+    return (b & ~(15ULL << sh)) | ((uint64_t)v << sh);
+}
+
+/* neighbours of a shape by one reversible tableau move (relaxed.py, _reversible) */
+static int reversible(const Relaxed *r, uint64_t shape, uint64_t *out) {
+    Piles p; decode(shape, &p);
+    int k = 0, empty = r->ntab - p.n;
+    for (int i = 0; i < p.n; i++) {
+        if (i && p.t[i - 1] == p.t[i] && p.len[i - 1] == p.len[i]) continue;
+        int t = p.t[i], n = p.len[i];
+        if (!(n == 1 && !r->space_any)) {
+            for (int j = 0; j < p.n; j++) {
+                if (j == i || p.t[j] != t + 1) continue;
+                Piles q = p;
+                q.t[j] = t; q.len[j] = p.len[j] + 1;
+                if (n > 1) { q.t[i] = t + 1; q.len[i] = n - 1; }
+                else {
+                    for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
+                    q.n--;
+                }
+                out[k++] = encode(&q);
+            }
+        }
+        if (r->space_any && empty && n > 1) {
+            Piles q = p;
+            q.t[i] = t + 1; q.len[i] = n - 1;
+            q.t[q.n] = t; q.len[q.n] = 1; q.n++;
+            out[k++] = encode(&q);
+        }
+    }
+    return k;
+}
+
+/* the component of a shape: its id, or -1 (too large: the relaxation is abandoned) or -2
+ * (out of memory) */
+static int32_t component(Relaxed *r, uint64_t shape) {
+    int32_t id = map_get(&r->shapes, shape);
+    if (id >= 0) return id;
+    if (r->disabled) return -1;
+    /* depth-first over reversible moves; seen_buf holds the members found */
+    StateSet seen;
+    if (set_init(&seen, 1024) < 0) return -2;
+    size_t count = 0, todo = 0;
+    uint64_t nb[MAXTAB * MAXTAB * 2];
+    if (r->seen_cap < 64) {
+        r->seen_buf = realloc(r->seen_buf, 64 * sizeof(uint64_t));
+        r->seen_cap = 64;
+    }
+    RState key = {shape, 0};
+    set_add(&seen, key);
+    r->seen_buf[count++] = shape;
+    while (todo < count) {
+        uint64_t s = r->seen_buf[todo++];
+        int k = reversible(r, s, nb);
+        for (int i = 0; i < k; i++) {
+            RState kk = {nb[i], 0};
+            int added = set_add(&seen, kk);
+            if (added < 0) { free(seen.slots); return -2; }
+            if (added) {
+                if (count == r->seen_cap) {
+                    r->seen_cap *= 2;
+                    r->seen_buf = realloc(r->seen_buf, r->seen_cap * sizeof(uint64_t));
+                    if (!r->seen_buf) { free(seen.slots); return -2; }
+                }
+                r->seen_buf[count++] = nb[i];
+            }
+        }
+        if ((int)count > r->max_component) {
+            free(seen.slots);
+            r->disabled = 1;
+            return -1;
+        }
+    }
+    free(seen.slots);
+    if (r->ncomps == r->capcomps) {
+        int cap = r->capcomps ? r->capcomps * 2 : 256;
+        Component *c = realloc(r->comps, (size_t)cap * sizeof(Component));
+        if (!c) return -2;
+        r->comps = c; r->capcomps = cap;
+    }
+    id = r->ncomps++;
+    Component *c = &r->comps[id];
+    memset(c, 0, sizeof(*c));
+    c->members = malloc(count * sizeof(uint64_t));
+    if (!c->members) return -2;
+    memcpy(c->members, r->seen_buf, count * sizeof(uint64_t));
+    qsort(c->members, count, sizeof(uint64_t), cmp_shapes);
+    c->count = (int)count;
+    for (size_t i = 0; i < count; i++) {
+        if (map_put(&r->shapes, c->members[i], id) < 0) return -2;
+        Piles p; decode(c->members[i], &p);
+        for (int j = 0; j < p.n; j++) c->tops |= 1u << p.t[j];
+    }
+    for (int i = 0; i < 16; i++) { c->nadds[i] = -1; c->nremoves[i] = -1; }
+    return id;
+}
+
+static inline uint64_t canon(const Relaxed *r, int32_t id) { return r->comps[id].members[0]; }
+
+typedef struct { uint64_t canon; int32_t id; } ByCanon;
+
+static int cmp_by_canon(const void *p, const void *q) {
+    return shape_cmp(((const ByCanon *)p)->canon, ((const ByCanon *)q)->canon);
+}
+
+/* components after a rank-``rk`` card from the waste joins the tableau (relaxed.py,
+ * _adds); returns the count or a negative error */
+static int adds(Relaxed *r, int32_t id, int rk, int32_t **out) {
+    Component *c = &r->comps[id];
+    if (c->nadds[rk] >= 0) { *out = c->adds[rk]; return c->nadds[rk]; }
+    int cap = 16, k = 0;
+    int32_t *buf = malloc((size_t)cap * sizeof(int32_t));
+    if (!buf) return -2;
+    for (int m = 0; m < r->comps[id].count; m++) {
+        uint64_t s = r->comps[id].members[m];
+        Piles p; decode(s, &p);
+        for (int pass = 0; pass <= p.n; pass++) {
+            Piles q = p;
+            if (pass < p.n) {
+                if (p.t[pass] != rk + 1) continue;
+                q.t[pass] = rk; q.len[pass] = p.len[pass] + 1;
+            } else {
+                if (!(r->space_any && p.n < r->ntab)) continue;
+                q.t[q.n] = rk; q.len[q.n] = 1; q.n++;
+            }
+            int32_t cid = component(r, encode(&q));
+            if (cid < 0) { free(buf); return cid; }
+            int dup = 0;
+            for (int x = 0; x < k; x++) if (buf[x] == cid) { dup = 1; break; }
+            if (dup) continue;
+            if (k == cap) { cap *= 2; buf = realloc(buf, (size_t)cap * sizeof(int32_t)); if (!buf) return -2; }
+            buf[k++] = cid;
+        }
+    }
+    ByCanon *order = malloc((size_t)(k ? k : 1) * sizeof(ByCanon));
+    if (!order) { free(buf); return -2; }
+    for (int x = 0; x < k; x++) { order[x].canon = canon(r, buf[x]); order[x].id = buf[x]; }
+    qsort(order, (size_t)k, sizeof(ByCanon), cmp_by_canon);
+    for (int x = 0; x < k; x++) buf[x] = order[x].id;
+    free(order);
+    c = &r->comps[id];  /* (component() may have moved the array) */
+    c->adds[rk] = buf; c->nadds[rk] = k;
+    *out = buf;
+    return k;
+}
+
+/* shapes (not canonical) after a top card of relative rank ``t`` leaves the tableau, with
+ * whether a pile was emptied (relaxed.py, _removes) */
+static int removes(Relaxed *r, int32_t id, int t, Removal **out) {
+    Component *c = &r->comps[id];
+    if (c->nremoves[t] >= 0) { *out = c->removes[t]; return c->nremoves[t]; }
+    int cap = 16, k = 0;
+    Removal *buf = malloc((size_t)cap * sizeof(Removal));
+    if (!buf) return -2;
+    for (int m = 0; m < c->count; m++) {
+        Piles p; decode(c->members[m], &p);
+        for (int i = 0; i < p.n; i++) {
+            if (p.t[i] != t) continue;
+            Piles q = p;
+            int emptied = p.len[i] == 1;
+            if (!emptied) { q.t[i] = t + 1; q.len[i] = p.len[i] - 1; }
+            else {
+                for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
+                q.n--;
+            }
+            Removal rm = {encode(&q), emptied};
+            int dup = 0;
+            for (int x = 0; x < k; x++)
+                if (buf[x].shape == rm.shape && buf[x].emptied == rm.emptied) { dup = 1; break; }
+            if (dup) continue;
+            if (k == cap) { cap *= 2; buf = realloc(buf, (size_t)cap * sizeof(Removal)); if (!buf) return -2; }
+            buf[k++] = rm;
+        }
+    }
+    qsort(buf, (size_t)k, sizeof(Removal), cmp_removals);
+    c->removes[t] = buf; c->nremoves[t] = k;
+    *out = buf;
+    return k;
+}
+
+/* ------------------------------------------------------------------ moves */
+
+static inline int in_waste(const Relaxed *r, uint64_t a, int card) {
+    int pos = r->stock_pos[card];
+    return pos >= SL(a) && ((a >> pos) & 1);
+}
+
+/* suits whose rank-t card is in the tableau and may go home (relaxed.py, home_suits) */
+static int home_suits(const Relaxed *r, int t, uint64_t a, uint64_t b, int *out) {
+    int k = 0, sl = SL(a);
+    int rank0 = (t + r->base - 1) % r->n;
+    for (int s = 0; s < r->suits; s++) {
+        if (H(b, s) != t) continue;
+        int c = rank0 * 4 + s;
+        int pos = r->stock_pos[c];
+        if (pos >= 0 && pos < sl) continue;
+        if (pos >= sl && ((a >> pos) & 1)) continue;
+        out[k++] = s;
+    }
+    return k;
+}
+
+/* Czarina's refill of an emptied pile, then the component (relaxed.py, _settle) */
+static int32_t settle(Relaxed *r, int *sl, uint64_t shape, int emptied) {
+    if (emptied && r->refill && *sl > 0) {
+        Piles p; decode(shape, &p);
+        p.t[p.n] = rel(r, r->stock[*sl - 1]); p.len[p.n] = 1; p.n++;
+        shape = encode(&p);
+        (*sl)--;
+    }
+    return component(r, shape);
+}
+
+static inline uint64_t make_a(uint64_t waste, int sl) { return waste | ((uint64_t)sl << 56); }
+static inline uint64_t make_b(uint64_t b, int32_t id) { return (b & ~0xffffffffULL) | (uint32_t)id; }
+
+typedef struct { RState *v; size_t n, cap; } Buf;
+
+static inline int push(Buf *buf, uint64_t a, uint64_t b) {
+    if (buf->n == buf->cap) {
+        size_t cap = buf->cap ? buf->cap * 2 : 1024;
+        RState *v = realloc(buf->v, cap * sizeof(RState));
+        if (!v) return -2;
+        buf->v = v; buf->cap = cap;
+    }
+    buf->v[buf->n].a = a; buf->v[buf->n].b = b; buf->n++;
+    return 0;
+}
+
+#define TRY(x) do { int _e = (x); if (_e < 0) return _e; } while (0)
+#define CID(x) do { if ((x) < 0) return (x); } while (0)
+
+/* appends the successors of (a, b) to buf (relaxed.py, successors) */
+static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
+    int sl = SL(a);
+    uint64_t waste = WASTE(a);
+    int32_t id = COMP(b);
+    if (waste) {
+        int pos = __builtin_ctzll(waste);
+        int w = r->stock[pos], rk = rel(r, w), s = w & 3;
+        uint64_t rest = make_a(waste & (waste - 1), sl);
+        if (H(b, s) == rk) TRY(push(buf, rest, with_h(b, s, rk + 1)));
+        int32_t *ad;
+        int k = adds(r, id, rk, &ad);
+        CID(k);
+        for (int i = 0; i < k; i++) TRY(push(buf, rest, make_b(b, ad[i])));
+    }
+    /* ranks wanted home, and which suits' cards of that rank are in the tableau */
+    int wanted_suits[16][MAXSUITS], nwanted[16];
+    uint32_t wanted = 0;
+    for (int s = 0; s < r->suits; s++) {
+        int t = H(b, s);
+        if (t < r->n && !(wanted >> t & 1)) {
+            wanted |= 1u << t;
+            nwanted[t] = home_suits(r, t, a, b, wanted_suits[t]);
+        }
+    }
+    uint32_t both = r->comps[id].tops & wanted;
+    for (int t = 0; t < 16; t++) {
+        if (!(both >> t & 1) || !nwanted[t]) continue;
+        Removal *rm;
+        int k = removes(r, id, t, &rm);
+        CID(k);
+        for (int i = 0; i < k; i++) {
+            int sl2 = sl;
+            int32_t c2 = settle(r, &sl2, rm[i].shape, rm[i].emptied);
+            CID(c2);
+            rm = r->comps[id].removes[t];
+            for (int j = 0; j < nwanted[t]; j++) {
+                int s = wanted_suits[t][j];
+                TRY(push(buf, make_a(waste, sl2), make_b(with_h(b, s, t + 1), c2)));
+            }
+        }
+    }
+    if (!r->space_any) {  /* pile-emptying tableau moves: a refill follows */
+        int count = r->comps[id].count;
+        for (int m = 0; m < count; m++) {
+            Piles p; decode(r->comps[id].members[m], &p);
+            for (int i = 0; i < p.n; i++) {
+                if (p.len[i] != 1) continue;
+                for (int j = 0; j < p.n; j++) {
+                    if (j == i || p.t[j] != p.t[i] + 1) continue;
+                    Piles q = p;
+                    q.t[j] = p.t[i]; q.len[j] = p.len[j] + 1;
+                    for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
+                    q.n--;
+                    int sl2 = sl;
+                    int32_t c2 = settle(r, &sl2, encode(&q), 1);
+                    CID(c2);
+                    TRY(push(buf, make_a(waste, sl2), make_b(b, c2)));
+                }
+            }
+        }
+    }
+    if (sl) {
+        int card = r->stock[sl - 1];
+        uint64_t cs = canon(r, id);
+        Piles p; decode(cs, &p);
+        if (r->stock_to_space && p.n < r->ntab) {
+            p.t[p.n] = rel(r, card); p.len[p.n] = 1; p.n++;
+            int32_t c2 = component(r, encode(&p));
+            CID(c2);
+            TRY(push(buf, make_a(waste, sl - 1), make_b(b, c2)));
+        }
+        TRY(push(buf, make_a(waste | (1ULL << (sl - 1)), sl - 1), b));
+    }
+    return 0;
+}
+
+/* a move made without branching (relaxed.py, safe): 1 and the new position, 0 when none,
+ * or a negative error */
+static int safe(Relaxed *r, uint64_t *pa, uint64_t *pb) {
+    uint64_t a = *pa, b = *pb;
+    int low = 99;
+    for (int s = 0; s < r->suits; s++) if (H(b, s) < low) low = H(b, s);
+    uint64_t waste = WASTE(a);
+    int sl = SL(a);
+    if (waste) {
+        int pos = __builtin_ctzll(waste);
+        int w = r->stock[pos], rk = rel(r, w), s = w & 3;
+        if (rk <= low && H(b, s) == rk) {
+            *pa = make_a(waste & (waste - 1), sl);
+            *pb = with_h(b, s, rk + 1);
+            return 1;
+        }
+    }
+    int t = low;
+    if (t >= r->n) return 0;
+    int suits[MAXSUITS];
+    if (home_suits(r, t, a, b, suits) != 1) return 0;
+    int32_t id = COMP(b);
+    Piles p; decode(canon(r, id), &p);
+    int cover = 0;
+    for (int i = 0; i < p.n; i++) if (p.t[i] <= t && t < p.t[i] + p.len[i]) cover++;
+    if (cover != 1) return 0;
+    Removal *rm;
+    int k = removes(r, id, t, &rm);
+    CID(k);
+    for (int i = 0; i < k; i++) {
+        if (rm[i].emptied && !r->space_any) continue;
+        int32_t c2 = component(r, rm[i].shape);
+        CID(c2);
+        *pb = make_b(with_h(b, suits[0], t + 1), c2);
+        return 1;
+    }
+    return 0;
+}
+
+static int autoplay(Relaxed *r, uint64_t *a, uint64_t *b) {
+    for (;;) {
+        int e = safe(r, a, b);
+        if (e <= 0) return e;
+    }
+}
+
+static inline int won(const Relaxed *r, uint64_t b) {
+    for (int s = 0; s < r->suits; s++) if (H(b, s) != r->n) return 0;
+    return 1;
+}
+
+/* Czarina's dead-end test (keys.waste_cycle with all_home_only false) */
+static int waste_cycle(const Relaxed *r, uint64_t a, uint64_t b) {
+    uint64_t waste = WASTE(a);
+    int n = r->n, base = r->base;
+    int cards[64], len = 0;
+    /* the waste bottom to top: highest stock index first */
+    for (int pos = 63; pos >= 0; pos--) if (waste >> pos & 1) cards[len++] = r->stock[pos];
+    if (len < 2) return 0;
+    int where[64];
+    for (int c = 0; c < 64; c++) where[c] = -1;
+    for (int i = 0; i < len; i++) where[cards[i]] = i;
+    int nxt[MAXSUITS];
+    for (int s = 0; s < r->suits; s++) nxt[s] = H(b, s);
+    int home_only[64];
+    for (int i = len - 1; i >= 0; i--) {  /* from the top down (keys.waste_cycle) */
+        int c = cards[i], rk = rel(r, c);
+        if (rk == n - 1) { home_only[i] = 1; continue; }
+        int up = (rk + base) % n * 4;
+        int all = 1;
+        for (int s = 0; s < r->suits; s++) {
+            int w = where[up + s];
+            if (!(rk + 1 < nxt[s] || (w >= 0 && (w < i || home_only[w])))) { all = 0; break; }
+        }
+        home_only[i] = all;
+    }
+    int k = len, progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int s = 0; s < r->suits; s++) {
+            while (nxt[s] < n) {
+                int c = ((nxt[s] + base - 1) % n) * 4 + s;
+                int w = where[c];
+                if (w >= 0 && w < k) break;
+                nxt[s]++;
+                progress = 1;
+            }
+        }
+        while (k) {
+            int c = cards[k - 1];
+            if (home_only[k - 1]) {
+                if (rel(r, c) != nxt[c & 3]) break;
+                nxt[c & 3]++;
+            }
+            k--;
+            progress = 1;
+        }
+    }
+    return k > 0;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static int parse_state(Relaxed *r, PyObject *st, uint64_t *pa, uint64_t *pb) {
+    int sl;
+    PyObject *waste, *h, *shape;
+    if (!PyArg_ParseTuple(st, "iO!O!O!", &sl, &PyTuple_Type, &waste, &PyTuple_Type, &h,
+                          &PyTuple_Type, &shape))
+        return -3;
+    if (sl < 0 || sl > r->nstock) {
+        PyErr_SetString(PyExc_ValueError, "a stock length out of range");
+        return -3;
+    }
+    uint64_t mask = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(waste); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(waste, i));
+        if (c < 0 || c >= 64 || r->stock_pos[c] < sl) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a waste card not dealt from this stock");
+            return -3;
+        }
+        mask |= 1ULL << r->stock_pos[c];
+    }
+    if (PyTuple_GET_SIZE(h) != r->suits) {
+        PyErr_SetString(PyExc_ValueError, "one height a suit");
+        return -3;
+    }
+    uint64_t b = 0;
+    for (int s = 0; s < r->suits; s++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(h, s));
+        if (v < 0 || v > r->n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a height out of range");
+            return -3;
+        }
+        b = with_h(b, s, (int)v);
+    }
+    Piles p; p.n = 0;
+    if (PyTuple_GET_SIZE(shape) > r->ntab) {
+        PyErr_SetString(PyExc_ValueError, "more piles than the tableau has");
+        return -3;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
+        int t, len;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(shape, i), "ii", &t, &len)) return -3;
+        if (t < 0 || t >= r->n || len < 1 || len > 15) {
+            PyErr_SetString(PyExc_ValueError, "a pile out of range");
+            return -3;
+        }
+        p.t[p.n] = t; p.len[p.n] = len; p.n++;
+    }
+    int32_t id = component(r, encode(&p));
+    if (id < 0) return id;
+    *pa = make_a(mask, sl);
+    *pb = make_b(b, id);
+    return 0;
+}
+
+static PyObject *build_state(Relaxed *r, uint64_t a, uint64_t b) {
+    uint64_t waste = WASTE(a);
+    int n = __builtin_popcountll(waste), k = 0;
+    PyObject *w = PyTuple_New(n);
+    for (int pos = 63; pos >= 0; pos--)
+        if (waste >> pos & 1) PyTuple_SET_ITEM(w, k++, PyLong_FromLong(r->stock[pos]));
+    PyObject *h = PyTuple_New(r->suits);
+    for (int s = 0; s < r->suits; s++) PyTuple_SET_ITEM(h, s, PyLong_FromLong(H(b, s)));
+    Piles p; decode(canon(r, COMP(b)), &p);
+    PyObject *shape = PyTuple_New(p.n);
+    for (int i = 0; i < p.n; i++) PyTuple_SET_ITEM(shape, i, Py_BuildValue("(ii)", p.t[i], p.len[i]));
+    return Py_BuildValue("(iNNN)", SL(a), w, h, shape);
+}
+
+static PyObject *fail(int e) {
+    if (e == -1) { PyErr_SetString(TooLarge, "a tableau component too large to enumerate"); return NULL; }
+    if (e == -2) return PyErr_NoMemory();
+    return NULL;  /* -3: an exception is set */
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct { RState st; size_t next, end; } Frame;
+
+/* search(start, max_nodes, seconds) -> (verdict, path): relaxed.RelaxedSearch.search */
+static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
+    PyObject *start;
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "OLd", &start, &max_nodes, &seconds)) return NULL;
+    uint64_t a, b;
+    int e = parse_state(r, start, &a, &b);
+    if (e < 0) return fail(e);
+    e = autoplay(r, &a, &b);
+    if (e < 0) return fail(e);
+    if (won(r, b)) return Py_BuildValue("(sN)", "won", Py_BuildValue("[N]", build_state(r, a, b)));
+    RState root = {a, b};
+    if (set_has(&r->lost, root)) return Py_BuildValue("(s[])", "lost");
+    double deadline = seconds >= 0 ? now() + seconds : -1;
+    long long limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
+    Buf succ = {0};
+    Frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    const char *verdict = "lost";
+    int err = 0, checks = 0;
+    long long signals = 0;
+#define PUSH_FRAME(S) do { \
+        if (depth == cap) { cap = cap ? cap * 2 : 256; \
+            Frame *ns = realloc(stack, cap * sizeof(Frame)); if (!ns) { err = -2; goto done; } stack = ns; } \
+        size_t from = succ.n; \
+        err = successors(r, (S).a, (S).b, &succ); if (err < 0) goto done; \
+        stack[depth].st = (S); stack[depth].next = from; stack[depth].end = succ.n; depth++; \
+    } while (0)
+    PUSH_FRAME(root);
+    while (depth) {
+        Frame *f = &stack[depth - 1];
+        if (f->next == f->end) {
+            if (set_add(&r->lost, f->st) < 0 || r->lost.count > r->max_states) {
+                verdict = "unknown";  /* the table is full: no more proofs this way */
+                if (r->lost.count <= r->max_states) err = -2;
+                goto done;
+            }
+            /* a frame's successors begin where those of the frame below it end */
+            depth--;
+            succ.n = depth ? stack[depth - 1].end : 0;
+            continue;
+        }
+        RState nx = succ.v[f->next++];
+        err = autoplay(r, &nx.a, &nx.b);
+        if (err < 0) goto done;
+        if (set_has(&r->lost, nx)) continue;
+        if (r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b)) {
+            if (set_add(&r->lost, nx) < 0) { err = -2; goto done; }
+            continue;
+        }
+        r->nodes++;
+        if (won(r, nx.b)) {
+            verdict = "won";
+            PyObject *path = PyList_New(0);
+            for (size_t i = 0; i < depth; i++) {
+                PyObject *x = build_state(r, stack[i].st.a, stack[i].st.b);
+                PyList_Append(path, x); Py_DECREF(x);
+            }
+            PyObject *x = build_state(r, nx.a, nx.b);
+            PyList_Append(path, x); Py_DECREF(x);
+            free(succ.v); free(stack);
+            return Py_BuildValue("(sN)", verdict, path);
+        }
+        PUSH_FRAME(nx);
+        if (++checks >= 16) {
+            checks = 0;
+            if (limit >= 0 && r->nodes >= limit) { verdict = "unknown"; goto done; }
+            if (deadline >= 0 && now() >= deadline) { verdict = "unknown"; goto done; }
+            if (++signals >= 4096) {
+                signals = 0;
+                if (PyErr_CheckSignals() < 0) { err = -3; goto done; }
+            }
+        }
+    }
+done:
+    free(succ.v); free(stack);
+    if (err < 0) return fail(err);
+    return Py_BuildValue("(s[])", verdict);
+#undef PUSH_FRAME
+}
+
+/* contains(state): is the position (as given, no safe moves made) in the table of lost
+ * positions? */
+static PyObject *Relaxed_contains(Relaxed *r, PyObject *st) {
+    uint64_t a, b;
+    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 4) Py_RETURN_FALSE;
+    int e = parse_state(r, st, &a, &b);
+    if (e == -1 || e == -3) { PyErr_Clear(); Py_RETURN_FALSE; }  /* not a position of it */
+    if (e < 0) return fail(e);
+    RState k = {a, b};
+    return PyBool_FromLong(set_has(&r->lost, k));
+}
+
+static PyObject *Relaxed_get_nodes(Relaxed *r, void *c) { (void)c; return PyLong_FromLongLong(r->nodes); }
+static PyObject *Relaxed_get_size(Relaxed *r, void *c) { (void)c; return PyLong_FromSize_t(r->lost.count); }
+static PyObject *Relaxed_get_disabled(Relaxed *r, void *c) { (void)c; return PyBool_FromLong(r->disabled); }
+
+static int Relaxed_init(Relaxed *r, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"n", "suits", "ntab", "space_any", "stock_to_space", "refill",
+                             "dead_end", "stock", "base", "max_component", "max_states", NULL};
+    PyObject *stock;
+    Py_ssize_t max_states;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiippppO!iin", kwlist, &r->n, &r->suits,
+                                     &r->ntab, &r->space_any, &r->stock_to_space, &r->refill,
+                                     &r->use_cycle, &PyTuple_Type, &stock, &r->base,
+                                     &r->max_component, &max_states))
+        return -1;
+    if (r->n < 2 || r->n > 13 || r->suits < 1 || r->suits > MAXSUITS || r->ntab < 1
+            || r->ntab > MAXTAB || PyTuple_GET_SIZE(stock) > 52 || max_states < 1) {
+        PyErr_SetString(PyExc_ValueError, "rules outside what the compiled relaxation handles");
+        return -1;
+    }
+    r->nstock = (int)PyTuple_GET_SIZE(stock);
+    for (int c = 0; c < 64; c++) r->stock_pos[c] = -1;
+    for (int i = 0; i < r->nstock; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(stock, i));
+        if (c < 0 || c >= 64) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card out of range");
+            return -1;
+        }
+        r->stock[i] = (int)c;
+        r->stock_pos[c] = i;
+    }
+    r->max_states = (size_t)max_states;
+    if (map_init(&r->shapes, 1024) < 0 || set_init(&r->lost, 1024) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void free_tables(Relaxed *r) {
+    for (int i = 0; i < r->ncomps; i++) {
+        Component *c = &r->comps[i];
+        free(c->members);
+        for (int k = 0; k < 16; k++) {
+            if (c->nadds[k] >= 0) free(c->adds[k]);
+            if (c->nremoves[k] >= 0) free(c->removes[k]);
+        }
+    }
+    free(r->comps);
+    free(r->shapes.keys); free(r->shapes.vals);
+    free(r->lost.slots);
+    free(r->seen_buf);
+    r->comps = NULL; r->ncomps = r->capcomps = 0;
+    r->shapes.keys = NULL; r->shapes.vals = NULL; r->shapes.cap = r->shapes.count = 0;
+    r->lost.slots = NULL; r->lost.cap = r->lost.count = 0;
+    r->seen_buf = NULL; r->seen_cap = 0;
+}
+
+static void Relaxed_dealloc(Relaxed *r) {
+    free_tables(r);
+    Py_TYPE(r)->tp_free((PyObject *)r);
+}
+
+/* release(): frees the tables at once; the object is then empty and disabled */
+static PyObject *Relaxed_release(Relaxed *r, PyObject *unused) {
+    (void)unused;
+    free_tables(r);
+    if (map_init(&r->shapes, 16) < 0 || set_init(&r->lost, 16) < 0) return PyErr_NoMemory();
+    r->disabled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Relaxed_methods[] = {
+    {"search", (PyCFunction)Relaxed_search, METH_VARARGS,
+     "search(start, max_nodes, seconds) -> (verdict, winning line); -1 for no limit"},
+    {"release", (PyCFunction)Relaxed_release, METH_NOARGS,
+     "release() frees the tables; the search is then disabled"},
+    {"contains", (PyCFunction)Relaxed_contains, METH_O,
+     "contains(state) -> is the position in the table of lost positions"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Relaxed_getset[] = {
+    {"nodes", (getter)Relaxed_get_nodes, NULL, "positions searched", NULL},
+    {"size", (getter)Relaxed_get_size, NULL, "positions in the table of lost positions", NULL},
+    {"disabled", (getter)Relaxed_get_disabled, NULL, "a component was too large", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject RelaxedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "patience.solver._relaxedc.Relaxed",
+    .tp_basicsize = sizeof(Relaxed),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The relaxed game of one deal, compiled (see relaxed.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Relaxed_init,
+    .tp_dealloc = (destructor)Relaxed_dealloc,
+    .tp_methods = Relaxed_methods,
+    .tp_getset = Relaxed_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_relaxedc",
+    .m_doc = "The relaxed game, compiled.",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__relaxedc(void) {
+    if (PyType_Ready(&RelaxedType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    TooLarge = PyErr_NewException("patience.solver._relaxedc.ComponentTooLarge", NULL, NULL);
+    Py_INCREF(&RelaxedType);
+    if (PyModule_AddObject(m, "Relaxed", (PyObject *)&RelaxedType) < 0
+            || PyModule_AddObject(m, "ComponentTooLarge", TooLarge) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

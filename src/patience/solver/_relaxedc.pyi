@@ -1,0 +1,18 @@
+"""The compiled relaxed search (_relaxedc.c); relaxed.py is its reference."""
+
+from typing import Any
+
+class ComponentTooLarge(Exception): ...
+
+class Relaxed:
+    nodes: int
+    size: int
+    disabled: bool
+    def __init__(self, *, n: int, suits: int, ntab: int, space_any: bool,
+                 stock_to_space: bool, refill: bool, dead_end: bool,
+                 stock: tuple[int, ...], base: int, max_component: int,
+                 max_states: int) -> None: ...
+    def search(self, start: tuple[Any, ...], max_nodes: int,
+               seconds: float) -> tuple[str, list[Any]]: ...
+    def contains(self, state: object) -> bool: ...
+    def release(self) -> None: ...
