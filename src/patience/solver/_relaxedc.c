@@ -757,9 +757,10 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     while (depth) {
         Frame *f = &stack[depth - 1];
         if (f->next == f->end) {
-            if (set_add(&r->lost, f->st) < 0 || r->lost.count > r->max_states) {
-                verdict = "unknown";  /* the table is full: no more proofs this way */
-                if (r->lost.count <= r->max_states) err = -2;
+            /* lost; once the table is full, positions are no longer recorded and the
+             * search goes on without them (slower, as sound) */
+            if (r->lost.count < r->max_states && set_add(&r->lost, f->st) < 0) {
+                err = -2;
                 goto done;
             }
             /* a frame's successors begin where those of the frame below it end */
@@ -772,7 +773,7 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
         if (err < 0) goto done;
         if (set_has(&r->lost, nx)) continue;
         if (r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b)) {
-            if (set_add(&r->lost, nx) < 0) { err = -2; goto done; }
+            if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) { err = -2; goto done; }
             continue;
         }
         r->nodes++;

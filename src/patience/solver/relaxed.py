@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - a machine that could not build it
 
 MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never guesses)
 #: positions the compiled search keeps in its table of lost positions (16 bytes each, in a
-#: table at most 70% full); when it is full, a search that needs more says unknown
+#: table at most 70% full: 134 MB); once it is full, the search goes on without recording
 MAX_COMPILED_STATES = 5_800_000
 
 
