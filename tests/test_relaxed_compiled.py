@@ -16,7 +16,8 @@ from patience.games import get_spec
 from patience.rules import Rules, State
 from patience.solver import relaxed
 
-COMPILED = ("four-seasons", "czarina")  # the rules the compiled search covers (RULES A1, A3)
+#: the rules the compiled search covers (RULES A1, A3, A2: the 1883 vacancies make cycles)
+COMPILED = ("four-seasons", "czarina", "four-seasons-1883")
 
 
 def both(rules: Rules, st: State) -> tuple[relaxed.RelaxedSearch, relaxed.RelaxedSearch]:
@@ -39,13 +40,12 @@ def test_the_compiled_search_is_built_and_covers_the_acyclic_rules() -> None:
     assert relaxed._relaxedc is not None
     for game in COMPILED:
         assert relaxed.compiles(rules_for(get_spec(game)))
-    # the 1883 vacancies make cycles, Simplicity has twelve piles: searched in Python
-    for game in ("four-seasons-1883", "simplicity"):
-        assert not relaxed.compiles(rules_for(get_spec(game)))
+    # Simplicity has twelve piles: searched in Python
+    assert not relaxed.compiles(rules_for(get_spec("simplicity")))
 
 
 @pytest.mark.parametrize("game", COMPILED)
-def test_same_positions_same_order_from_the_openings(game: str) -> None:  # RULES A1, A3
+def test_same_positions_same_order_from_the_openings(game: str) -> None:  # RULES A1-A3
     rules = rules_for(get_spec(game))
     verdicts = set()
     for deal in range(1, 31):
@@ -60,7 +60,7 @@ def test_same_positions_same_order_from_the_openings(game: str) -> None:  # RULE
 
 
 @pytest.mark.parametrize("game", COMPILED)
-def test_same_positions_same_order_in_mid_game(game: str) -> None:  # RULES A1, A3
+def test_same_positions_same_order_in_mid_game(game: str) -> None:  # RULES A1-A3
     rules = rules_for(get_spec(game))
     rng = random.Random(7)
     compared = 0
@@ -85,14 +85,20 @@ def test_same_positions_same_order_in_mid_game(game: str) -> None:  # RULES A1, 
     assert compared >= 100
 
 
-@pytest.mark.parametrize(("game", "params"), [
-    ("four-seasons", {"ranks": 6, "tableau": 2}),
-    ("four-seasons", {"ranks": 5, "tableau": 1}),
-    ("czarina", {"ranks": 6, "tableau": 2}),
-    ("czarina", {"ranks": 7, "tableau": 3}),
+@pytest.mark.parametrize(("game", "params", "least"), [
+    ("four-seasons", {"ranks": 6, "tableau": 2}, 10),
+    ("four-seasons", {"ranks": 5, "tableau": 1}, 10),
+    ("czarina", {"ranks": 6, "tableau": 2}, 10),
+    ("czarina", {"ranks": 7, "tableau": 3}, 10),
+    ("four-seasons-1883", {"ranks": 5, "tableau": 1}, 10),
+    ("four-seasons-1883", {"ranks": 6, "tableau": 1}, 10),
+    # two piles: vacancies filled from the other pile, so positions lead back to each other
+    # (Tarjan's components); lost deals are rare at this size
+    ("four-seasons-1883", {"ranks": 5, "tableau": 2}, 3),
 ])
-def test_complete_searches_agree_on_reduced_games(game: str, params: dict[str, int]) -> None:
-    # RULES A1, A3: searched to the end, so every "lost" is the whole relaxed space
+def test_complete_searches_agree_on_reduced_games(game: str, params: dict[str, int],
+                                                  least: int) -> None:
+    # RULES A1-A3: searched to the end, so every "lost" is the whole relaxed space
     rules = rules_for(get_spec(game).reduced(**params))
     tally = {"won": 0, "lost": 0}
     for deal in range(1, 121):
@@ -105,4 +111,4 @@ def test_complete_searches_agree_on_reduced_games(game: str, params: dict[str, i
         assert isinstance(py.lost, set)
         assert all(s in c.lost for s in py.lost), deal
         tally[str(expected[0])] += 1
-    assert tally["won"] >= 10 and tally["lost"] >= 10, tally
+    assert tally["won"] >= least and tally["lost"] >= least, tally

@@ -146,6 +146,11 @@ static void decode(uint64_t shape, Piles *p) {
     p->n = k;
 }
 
+static inline void drop(Piles *q, int i) {  /* removes pile i */
+    for (int x = i; x < q->n - 1; x++) { q->t[x] = q->t[x + 1]; q->len[x] = q->len[x + 1]; }
+    q->n--;
+}
+
 /* sorted piles, the first in the highest byte in use (byte n-1 ... byte 0) */
 static uint64_t encode(const Piles *p) {
     unsigned v[MAXTAB];
@@ -202,7 +207,7 @@ typedef struct {
 
 typedef struct {
     PyObject_HEAD
-    int n, suits, ntab, space_any, stock_to_space, refill, use_cycle, base;
+    int n, suits, ntab, space_any, stock_to_space, refill, use_cycle, base, packets, vacancy;
     int nstock;
     int stock[64];
     int stock_pos[64];
@@ -234,23 +239,26 @@ static inline uint64_t with_h(uint64_t b, int s, int v) {
     return (b & ~(15ULL << sh)) | ((uint64_t)v << sh);
 }
 
-/* neighbours of a shape by one reversible tableau move (relaxed.py, _reversible) */
-static int reversible(const Relaxed *r, uint64_t shape, uint64_t *out) {
+#define MAXNB (MAXTAB * (MAXTAB * 16 + 1))  /* neighbours of a shape, at most */
+
+/* neighbours of a shape by one reversible tableau move (relaxed.py, _reversible); with
+ * ``lapsed``, also the moves allowed beside a lapsed 1883 vacancy */
+static int reversible(const Relaxed *r, uint64_t shape, int lapsed, uint64_t *out) {
     Piles p; decode(shape, &p);
     int k = 0, empty = r->ntab - p.n;
+    if (r->vacancy && empty && !lapsed) return 0;
     for (int i = 0; i < p.n; i++) {
         if (i && p.t[i - 1] == p.t[i] && p.len[i - 1] == p.len[i]) continue;
         int t = p.t[i], n = p.len[i];
-        if (!(n == 1 && !r->space_any)) {
+        int kmax = r->packets ? n : 1;
+        for (int m = 1; m <= kmax; m++) {
+            if (m == n && !r->space_any) break;  /* empties a pile: a refill or a vacancy */
             for (int j = 0; j < p.n; j++) {
-                if (j == i || p.t[j] != t + 1) continue;
+                if (j == i || p.t[j] != t + m) continue;
                 Piles q = p;
-                q.t[j] = t; q.len[j] = p.len[j] + 1;
-                if (n > 1) { q.t[i] = t + 1; q.len[i] = n - 1; }
-                else {
-                    for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
-                    q.n--;
-                }
+                q.t[j] = t; q.len[j] = p.len[j] + m;
+                if (n > m) { q.t[i] = t + m; q.len[i] = n - m; }
+                else drop(&q, i);
                 out[k++] = encode(&q);
             }
         }
@@ -274,7 +282,7 @@ static int32_t component(Relaxed *r, uint64_t shape) {
     StateSet seen;
     if (set_init(&seen, 1024) < 0) return -2;
     size_t count = 0, todo = 0;
-    uint64_t nb[MAXTAB * MAXTAB * 2];
+    uint64_t nb[MAXNB];
     if (r->seen_cap < 64) {
         r->seen_buf = realloc(r->seen_buf, 64 * sizeof(uint64_t));
         r->seen_cap = 64;
@@ -284,7 +292,7 @@ static int32_t component(Relaxed *r, uint64_t shape) {
     r->seen_buf[count++] = shape;
     while (todo < count) {
         uint64_t s = r->seen_buf[todo++];
-        int k = reversible(r, s, nb);
+        int k = reversible(r, s, 0, nb);
         for (int i = 0; i < k; i++) {
             RState kk = {nb[i], 0};
             int added = set_add(&seen, kk);
@@ -392,10 +400,7 @@ static int removes(Relaxed *r, int32_t id, int t, Removal **out) {
             Piles q = p;
             int emptied = p.len[i] == 1;
             if (!emptied) { q.t[i] = t + 1; q.len[i] = p.len[i] - 1; }
-            else {
-                for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
-                q.n--;
-            }
+            else drop(&q, i);
             Removal rm = {encode(&q), emptied};
             int dup = 0;
             for (int x = 0; x < k; x++)
@@ -463,11 +468,47 @@ static inline int push(Buf *buf, uint64_t a, uint64_t b) {
 #define TRY(x) do { int _e = (x); if (_e < 0) return _e; } while (0)
 #define CID(x) do { if ((x) < 0) return (x); } while (0)
 
+/* RULES A2: the fills of a pending vacancy (relaxed.py, _vacancy_fills): 1 when play is
+ * restricted to them (and they are appended), 0 when it is not, or a negative error */
+static int vacancy_fills(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
+    int sl = SL(a);
+    uint64_t waste = WASTE(a);
+    Piles p; decode(canon(r, COMP(b)), &p);
+    if (p.n == r->ntab || !(waste || sl)) return 0;
+    for (int i = 0; i < p.n; i++) {
+        if (p.len[i] <= 1) continue;
+        Piles q = p;
+        q.t[i] = p.t[i] + 1; q.len[i] = p.len[i] - 1;
+        q.t[q.n] = p.t[i]; q.len[q.n] = 1; q.n++;
+        int32_t c2 = component(r, encode(&q));
+        CID(c2);
+        TRY(push(buf, a, make_b(b, c2)));
+    }
+    Piles q = p;
+    if (waste) {
+        int pos = __builtin_ctzll(waste);
+        q.t[q.n] = rel(r, r->stock[pos]); q.len[q.n] = 1; q.n++;
+        int32_t c2 = component(r, encode(&q));
+        CID(c2);
+        TRY(push(buf, make_a(waste & (waste - 1), sl), make_b(b, c2)));
+    } else if (sl) {
+        q.t[q.n] = rel(r, r->stock[sl - 1]); q.len[q.n] = 1; q.n++;
+        int32_t c2 = component(r, encode(&q));
+        CID(c2);
+        TRY(push(buf, make_a(waste, sl - 1), make_b(b, c2)));
+    }
+    return 1;
+}
+
 /* appends the successors of (a, b) to buf (relaxed.py, successors) */
 static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
     int sl = SL(a);
     uint64_t waste = WASTE(a);
     int32_t id = COMP(b);
+    if (r->vacancy) {
+        int e = vacancy_fills(r, a, b, buf);
+        if (e) return e < 0 ? e : 0;
+    }
     if (waste) {
         int pos = __builtin_ctzll(waste);
         int w = r->stock[pos], rk = rel(r, w), s = w & 3;
@@ -505,23 +546,46 @@ static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
             }
         }
     }
-    if (!r->space_any) {  /* pile-emptying tableau moves: a refill follows */
+    if (!r->space_any) {  /* pile-emptying tableau moves: a refill or a vacancy follows */
         int count = r->comps[id].count;
         for (int m = 0; m < count; m++) {
             Piles p; decode(r->comps[id].members[m], &p);
             for (int i = 0; i < p.n; i++) {
-                if (p.len[i] != 1) continue;
+                int k = r->packets || p.len[i] == 1 ? p.len[i] : 0;
+                if (!k) continue;
                 for (int j = 0; j < p.n; j++) {
-                    if (j == i || p.t[j] != p.t[i] + 1) continue;
+                    if (j == i || p.t[j] != p.t[i] + k) continue;
                     Piles q = p;
-                    q.t[j] = p.t[i]; q.len[j] = p.len[j] + 1;
-                    for (int x = i; x < q.n - 1; x++) { q.t[x] = q.t[x + 1]; q.len[x] = q.len[x + 1]; }
-                    q.n--;
+                    q.t[j] = p.t[i]; q.len[j] = p.len[j] + k;
+                    drop(&q, i);
                     int sl2 = sl;
                     int32_t c2 = settle(r, &sl2, encode(&q), 1);
                     CID(c2);
                     TRY(push(buf, make_a(waste, sl2), make_b(b, c2)));
                 }
+            }
+        }
+    }
+    if (r->vacancy) {
+        /* beside a lapsed vacancy (waste and stock empty) packets move between piles and a
+         * single card may fill it */
+        Piles p; decode(canon(r, id), &p);
+        if (p.n < r->ntab) {
+            uint64_t nb[MAXNB];
+            int k = reversible(r, canon(r, id), 1, nb);
+            for (int i = 0; i < k; i++) {
+                int32_t c2 = component(r, nb[i]);
+                CID(c2);
+                TRY(push(buf, a, make_b(b, c2)));
+            }
+            for (int i = 0; i < p.n; i++) {
+                if (p.len[i] <= 1) continue;
+                Piles q = p;
+                q.t[i] = p.t[i] + 1; q.len[i] = p.len[i] - 1;
+                q.t[q.n] = p.t[i]; q.len[q.n] = 1; q.n++;
+                int32_t c2 = component(r, encode(&q));
+                CID(c2);
+                TRY(push(buf, a, make_b(b, c2)));
             }
         }
     }
@@ -544,6 +608,10 @@ static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
  * or a negative error */
 static int safe(Relaxed *r, uint64_t *pa, uint64_t *pb) {
     uint64_t a = *pa, b = *pb;
+    if (r->vacancy && (WASTE(a) || SL(a))) {
+        Piles p; decode(canon(r, COMP(b)), &p);
+        if (p.n < r->ntab) return 0;  /* a pending vacancy allows only fills */
+    }
     int low = 99;
     for (int s = 0; s < r->suits; s++) if (H(b, s) < low) low = H(b, s);
     uint64_t waste = WASTE(a);
@@ -724,6 +792,8 @@ static double now(void) {
 
 typedef struct { RState st; size_t next, end; } Frame;
 
+static PyObject *search_cyclic(Relaxed *r, RState root, long long max_nodes, double seconds);
+
 /* search(start, max_nodes, seconds) -> (verdict, path): relaxed.RelaxedSearch.search */
 static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     PyObject *start;
@@ -738,6 +808,7 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     if (won(r, b)) return Py_BuildValue("(sN)", "won", Py_BuildValue("[N]", build_state(r, a, b)));
     RState root = {a, b};
     if (set_has(&r->lost, root)) return Py_BuildValue("(s[])", "lost");
+    if (r->vacancy) return search_cyclic(r, root, max_nodes, seconds);
     double deadline = seconds >= 0 ? now() + seconds : -1;
     long long limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
     Buf succ = {0};
@@ -807,6 +878,156 @@ done:
 #undef PUSH_FRAME
 }
 
+typedef struct {  /* position -> its number in one search (Tarjan's index) */
+    RState *keys;
+    int64_t *vals;
+    size_t cap, count;
+} IndexMap;
+
+static int imap_init(IndexMap *m, size_t cap) {
+    m->keys = malloc(cap * sizeof(RState));
+    m->vals = malloc(cap * sizeof(int64_t));
+    if (!m->keys || !m->vals) { free(m->keys); free(m->vals); return -1; }
+    for (size_t i = 0; i < cap; i++) m->keys[i].a = UINT64_MAX;
+    m->cap = cap; m->count = 0;
+    return 0;
+}
+
+static int64_t imap_get(const IndexMap *m, RState k) {
+    size_t mask = m->cap - 1, i = mix64(k.a ^ mix64(k.b)) & mask;
+    for (;;) {
+        if (m->keys[i].a == UINT64_MAX) return -1;
+        if (m->keys[i].a == k.a && m->keys[i].b == k.b) return m->vals[i];
+        i = (i + 1) & mask;
+    }
+}
+
+static int imap_put(IndexMap *m, RState k, int64_t v) {
+    if ((m->count + 1) * 10 > m->cap * 7) {
+        IndexMap n;
+        if (imap_init(&n, m->cap * 2) < 0) return -1;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->keys[i].a != UINT64_MAX) imap_put(&n, m->keys[i], m->vals[i]);
+        free(m->keys); free(m->vals);
+        *m = n;
+    }
+    size_t mask = m->cap - 1, i = mix64(k.a ^ mix64(k.b)) & mask;
+    for (;;) {
+        if (m->keys[i].a == UINT64_MAX) { m->keys[i] = k; m->vals[i] = v; m->count++; return 0; }
+        i = (i + 1) & mask;
+    }
+}
+
+typedef struct { int64_t *v; size_t n, cap; } I64s;
+
+static int i64_push(I64s *x, int64_t v) {
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? x->cap * 2 : 1024;
+        int64_t *nv = realloc(x->v, cap * sizeof(int64_t));
+        if (!nv) return -1;
+        x->v = nv; x->cap = cap;
+    }
+    x->v[x->n++] = v;
+    return 0;
+}
+
+/* The search where positions can lead back to each other (the 1883 vacancies):
+ * relaxed.RelaxedSearch.search with Tarjan's strongly connected components; a component
+ * finished without a win is lost as a whole.  ``root`` is after its safe moves, not won
+ * and not known lost. */
+static PyObject *search_cyclic(Relaxed *r, RState root, long long max_nodes, double seconds) {
+    double deadline = seconds >= 0 ? now() + seconds : -1;
+    long long limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
+    Buf succ = {0};
+    Frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    IndexMap index = {0};
+    I64s low = {0}, scc = {0};
+    Buf states = {0};  /* by index */
+    const char *verdict = "lost";
+    int err = 0, checks = 0;
+    long long signals = 0;
+    PyObject *path = NULL;
+    if (imap_init(&index, 1024) < 0) return PyErr_NoMemory();
+#define VISIT(S) do { \
+        int64_t ix = (int64_t)states.n; \
+        if (imap_put(&index, (S), ix) < 0 || i64_push(&low, ix) < 0 || i64_push(&scc, ix) < 0 \
+                || push(&states, (S).a, (S).b) < 0) { err = -2; goto done; } \
+        if (depth == cap) { cap = cap ? cap * 2 : 256; \
+            Frame *ns = realloc(stack, cap * sizeof(Frame)); if (!ns) { err = -2; goto done; } stack = ns; } \
+        size_t from = succ.n; \
+        err = successors(r, (S).a, (S).b, &succ); if (err < 0) goto done; \
+        stack[depth].st = (S); stack[depth].next = from; stack[depth].end = succ.n; depth++; \
+    } while (0)
+    VISIT(root);
+    while (depth) {
+        Frame *f = &stack[depth - 1];
+        if (f->next == f->end) {
+            int64_t me = imap_get(&index, f->st);
+            int64_t lw = low.v[me];
+            if (lw == me) {  /* a finished component: lost */
+                for (;;) {
+                    int64_t w = scc.v[--scc.n];
+                    low.v[w] = -1;  /* off Tarjan's stack */
+                    if (r->lost.count < r->max_states && set_add(&r->lost, states.v[w]) < 0) {
+                        err = -2;
+                        goto done;
+                    }
+                    if (w == me) break;
+                }
+            }
+            depth--;
+            succ.n = depth ? stack[depth - 1].end : 0;
+            if (depth) {  /* (a finished component's lowlink is above the parent's) */
+                int64_t parent = imap_get(&index, stack[depth - 1].st);
+                if (lw >= 0 && lw < low.v[parent]) low.v[parent] = lw;
+            }
+            continue;
+        }
+        RState nx = succ.v[f->next++];
+        err = autoplay(r, &nx.a, &nx.b);
+        if (err < 0) goto done;
+        if (set_has(&r->lost, nx)) continue;
+        int64_t seen = imap_get(&index, nx);
+        if (seen >= 0) {
+            int64_t me = imap_get(&index, f->st);
+            if (low.v[seen] >= 0 && seen < low.v[me]) low.v[me] = seen;
+            continue;
+        }
+        r->nodes++;
+        if (won(r, nx.b)) {
+            verdict = "won";
+            path = PyList_New(0);
+            for (size_t i = 0; i < depth; i++) {
+                PyObject *x = build_state(r, stack[i].st.a, stack[i].st.b);
+                PyList_Append(path, x); Py_DECREF(x);
+            }
+            PyObject *x = build_state(r, nx.a, nx.b);
+            PyList_Append(path, x); Py_DECREF(x);
+            goto done;
+        }
+        VISIT(nx);
+        if (++checks >= 16) {
+            checks = 0;
+            if (limit >= 0 && r->nodes >= limit) { verdict = "unknown"; goto done; }
+            /* Tarjan's numbering of one search takes 40 bytes a position: bounded too */
+            if (states.n >= r->max_states / 2) { verdict = "unknown"; goto done; }
+            if (deadline >= 0 && now() >= deadline) { verdict = "unknown"; goto done; }
+            if (++signals >= 4096) {
+                signals = 0;
+                if (PyErr_CheckSignals() < 0) { err = -3; goto done; }
+            }
+        }
+    }
+done:
+#undef VISIT
+    free(succ.v); free(stack); free(index.keys); free(index.vals);
+    free(low.v); free(scc.v); free(states.v);
+    if (err < 0) { Py_XDECREF(path); return fail(err); }
+    if (path) return Py_BuildValue("(sN)", verdict, path);
+    return Py_BuildValue("(s[])", verdict);
+}
+
 /* contains(state): is the position (as given, no safe moves made) in the table of lost
  * positions? */
 static PyObject *Relaxed_contains(Relaxed *r, PyObject *st) {
@@ -825,13 +1046,15 @@ static PyObject *Relaxed_get_disabled(Relaxed *r, void *c) { (void)c; return PyB
 
 static int Relaxed_init(Relaxed *r, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"n", "suits", "ntab", "space_any", "stock_to_space", "refill",
-                             "dead_end", "stock", "base", "max_component", "max_states", NULL};
+                             "dead_end", "stock", "base", "max_component", "max_states",
+                             "packets", "vacancy", NULL};
     PyObject *stock;
     Py_ssize_t max_states;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiippppO!iin", kwlist, &r->n, &r->suits,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiippppO!iin|pp", kwlist, &r->n, &r->suits,
                                      &r->ntab, &r->space_any, &r->stock_to_space, &r->refill,
                                      &r->use_cycle, &PyTuple_Type, &stock, &r->base,
-                                     &r->max_component, &max_states))
+                                     &r->max_component, &max_states, &r->packets,
+                                     &r->vacancy))
         return -1;
     if (r->n < 2 || r->n > 13 || r->suits < 1 || r->suits > MAXSUITS || r->ntab < 1
             || r->ntab > MAXTAB || PyTuple_GET_SIZE(stock) > 52 || max_states < 1) {

@@ -103,11 +103,10 @@ class _Component:
 
 
 def compiles(rules: Rules) -> bool:
-    """True when the compiled search covers these rules (the acyclic ones: spaces filled
-    by the player or from the stock, single cards moved, at most seven piles)."""
+    """True when the compiled search covers these rules (at most seven piles: all but
+    Simplicity)."""
     spec = rules.spec
-    return (_relaxedc is not None and spec.space in (Space.ANY, Space.AUTO)
-            and spec.runs is Runs.NONE and len(rules.tab) <= 7 and spec.ranks <= 13
+    return (_relaxedc is not None and len(rules.tab) <= 7 and spec.ranks <= 13
             and spec.suits <= 4)
 
 
@@ -139,7 +138,8 @@ class RelaxedSearch:
                 n=self.n, suits=self.suits, ntab=self.ntab, space_any=spec.space is Space.ANY,
                 stock_to_space=spec.stock_to_space, refill=spec.space is Space.AUTO,
                 dead_end=spec.space is Space.AUTO, stock=tuple(self.stock), base=self.base,
-                max_component=MAX_COMPONENT, max_states=MAX_COMPILED_STATES)
+                max_component=MAX_COMPONENT, max_states=MAX_COMPILED_STATES,
+                packets=self.packets, vacancy=spec.space is Space.VACANCY)
             self.lost = _CompiledTable(self.compiled)
         # Czarina's dead-end test (docs/solver.md, "Dead ends") holds in the relaxed game
         # too: it reads only the waste and the foundations, which the relaxation keeps,
