@@ -468,6 +468,20 @@ static inline int push(Buf *buf, uint64_t a, uint64_t b) {
 #define TRY(x) do { int _e = (x); if (_e < 0) return _e; } while (0)
 #define CID(x) do { if ((x) < 0) return (x); } while (0)
 
+/* the positions where a pile's top card has moved alone into the vacancy of ``p`` */
+static int split_fills(Relaxed *r, uint64_t a, uint64_t b, const Piles *p, Buf *buf) {
+    for (int i = 0; i < p->n; i++) {
+        if (p->len[i] <= 1) continue;
+        Piles q = *p;
+        q.t[i] = p->t[i] + 1; q.len[i] = p->len[i] - 1;
+        q.t[q.n] = p->t[i]; q.len[q.n] = 1; q.n++;
+        int32_t c2 = component(r, encode(&q));
+        CID(c2);
+        TRY(push(buf, a, make_b(b, c2)));
+    }
+    return 0;
+}
+
 /* RULES A2: the fills of a pending vacancy (relaxed.py, _vacancy_fills): 1 when play is
  * restricted to them (and they are appended), 0 when it is not, or a negative error */
 static int vacancy_fills(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
@@ -475,15 +489,7 @@ static int vacancy_fills(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
     uint64_t waste = WASTE(a);
     Piles p; decode(canon(r, COMP(b)), &p);
     if (p.n == r->ntab || !(waste || sl)) return 0;
-    for (int i = 0; i < p.n; i++) {
-        if (p.len[i] <= 1) continue;
-        Piles q = p;
-        q.t[i] = p.t[i] + 1; q.len[i] = p.len[i] - 1;
-        q.t[q.n] = p.t[i]; q.len[q.n] = 1; q.n++;
-        int32_t c2 = component(r, encode(&q));
-        CID(c2);
-        TRY(push(buf, a, make_b(b, c2)));
-    }
+    TRY(split_fills(r, a, b, &p, buf));
     Piles q = p;
     if (waste) {
         int pos = __builtin_ctzll(waste);
@@ -578,15 +584,7 @@ static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
                 CID(c2);
                 TRY(push(buf, a, make_b(b, c2)));
             }
-            for (int i = 0; i < p.n; i++) {
-                if (p.len[i] <= 1) continue;
-                Piles q = p;
-                q.t[i] = p.t[i] + 1; q.len[i] = p.len[i] - 1;
-                q.t[q.n] = p.t[i]; q.len[q.n] = 1; q.n++;
-                int32_t c2 = component(r, encode(&q));
-                CID(c2);
-                TRY(push(buf, a, make_b(b, c2)));
-            }
+            TRY(split_fills(r, a, b, &p, buf));
         }
     }
     if (sl) {
@@ -792,7 +790,68 @@ static double now(void) {
 
 typedef struct { RState st; size_t next, end; } Frame;
 
-static PyObject *search_cyclic(Relaxed *r, RState root, long long max_nodes, double seconds);
+typedef struct {  /* a depth-first search's stack, its successors and its budget */
+    Frame *stack;
+    size_t depth, cap;
+    Buf succ;
+    long long limit;  /* r->nodes at which to stop, or -1 */
+    double deadline;  /* now() at which to stop, or -1 */
+    int checks;
+    long long signals;
+} Dfs;
+
+/* pushes a frame for ``s`` with its successors: 0, or a negative error */
+static int dfs_push(Relaxed *r, Dfs *d, RState s) {
+    if (d->depth == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 256;
+        Frame *ns = realloc(d->stack, cap * sizeof(Frame));
+        if (!ns) return -2;
+        d->stack = ns; d->cap = cap;
+    }
+    size_t from = d->succ.n;
+    int err = successors(r, s.a, s.b, &d->succ);
+    if (err < 0) return err;
+    d->stack[d->depth].st = s;
+    d->stack[d->depth].next = from;
+    d->stack[d->depth].end = d->succ.n;
+    d->depth++;
+    return 0;
+}
+
+/* pops the top frame (its successors begin where those of the frame below end) */
+static void dfs_pop(Dfs *d) {
+    d->depth--;
+    d->succ.n = d->depth ? d->stack[d->depth - 1].end : 0;
+}
+
+/* after each new position: 1 when the budget is spent (checked every 16, as relaxed.py
+ * does), -3 when a signal raised an exception, else 0 */
+static int dfs_spent(Relaxed *r, Dfs *d) {
+    if (++d->checks < 16) return 0;
+    d->checks = 0;
+    if (d->limit >= 0 && r->nodes >= d->limit) return 1;
+    if (d->deadline >= 0 && now() >= d->deadline) return 1;
+    if (++d->signals >= 4096) {
+        d->signals = 0;
+        if (PyErr_CheckSignals() < 0) return -3;
+    }
+    return 0;
+}
+
+/* the winning line: the positions on the stack, then ``last`` */
+static PyObject *dfs_line(Relaxed *r, const Dfs *d, RState last) {
+    PyObject *path = PyList_New(0);
+    if (!path) return NULL;
+    for (size_t i = 0; i <= d->depth; i++) {
+        RState s = i < d->depth ? d->stack[i].st : last;
+        PyObject *x = build_state(r, s.a, s.b);
+        if (!x || PyList_Append(path, x) < 0) { Py_XDECREF(x); Py_DECREF(path); return NULL; }
+        Py_DECREF(x);
+    }
+    return path;
+}
+
+static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d);
 
 /* search(start, max_nodes, seconds) -> (verdict, path): relaxed.RelaxedSearch.search */
 static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
@@ -808,74 +867,43 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     if (won(r, b)) return Py_BuildValue("(sN)", "won", Py_BuildValue("[N]", build_state(r, a, b)));
     RState root = {a, b};
     if (set_has(&r->lost, root)) return Py_BuildValue("(s[])", "lost");
-    if (r->vacancy) return search_cyclic(r, root, max_nodes, seconds);
-    double deadline = seconds >= 0 ? now() + seconds : -1;
-    long long limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
-    Buf succ = {0};
-    Frame *stack = NULL;
-    size_t depth = 0, cap = 0;
+    Dfs d = {0};
+    d.deadline = seconds >= 0 ? now() + seconds : -1;
+    d.limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
+    if (r->vacancy) return search_cyclic(r, root, &d);
     const char *verdict = "lost";
-    int err = 0, checks = 0;
-    long long signals = 0;
-#define PUSH_FRAME(S) do { \
-        if (depth == cap) { cap = cap ? cap * 2 : 256; \
-            Frame *ns = realloc(stack, cap * sizeof(Frame)); if (!ns) { err = -2; goto done; } stack = ns; } \
-        size_t from = succ.n; \
-        err = successors(r, (S).a, (S).b, &succ); if (err < 0) goto done; \
-        stack[depth].st = (S); stack[depth].next = from; stack[depth].end = succ.n; depth++; \
-    } while (0)
-    PUSH_FRAME(root);
-    while (depth) {
-        Frame *f = &stack[depth - 1];
+    PyObject *path = NULL;
+    int err = dfs_push(r, &d, root);
+    while (!err && d.depth) {
+        Frame *f = &d.stack[d.depth - 1];
         if (f->next == f->end) {
             /* lost; once the table is full, positions are no longer recorded and the
              * search goes on without them (slower, as sound) */
-            if (r->lost.count < r->max_states && set_add(&r->lost, f->st) < 0) {
-                err = -2;
-                goto done;
-            }
-            /* a frame's successors begin where those of the frame below it end */
-            depth--;
-            succ.n = depth ? stack[depth - 1].end : 0;
+            if (r->lost.count < r->max_states && set_add(&r->lost, f->st) < 0) err = -2;
+            dfs_pop(&d);
             continue;
         }
-        RState nx = succ.v[f->next++];
-        err = autoplay(r, &nx.a, &nx.b);
-        if (err < 0) goto done;
+        RState nx = d.succ.v[f->next++];
+        if ((err = autoplay(r, &nx.a, &nx.b)) < 0) break;
         if (set_has(&r->lost, nx)) continue;
         if (r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b)) {
-            if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) { err = -2; goto done; }
+            if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) err = -2;
             continue;
         }
         r->nodes++;
         if (won(r, nx.b)) {
             verdict = "won";
-            PyObject *path = PyList_New(0);
-            for (size_t i = 0; i < depth; i++) {
-                PyObject *x = build_state(r, stack[i].st.a, stack[i].st.b);
-                PyList_Append(path, x); Py_DECREF(x);
-            }
-            PyObject *x = build_state(r, nx.a, nx.b);
-            PyList_Append(path, x); Py_DECREF(x);
-            free(succ.v); free(stack);
-            return Py_BuildValue("(sN)", verdict, path);
+            if (!(path = dfs_line(r, &d, nx))) err = -3;
+            break;
         }
-        PUSH_FRAME(nx);
-        if (++checks >= 16) {
-            checks = 0;
-            if (limit >= 0 && r->nodes >= limit) { verdict = "unknown"; goto done; }
-            if (deadline >= 0 && now() >= deadline) { verdict = "unknown"; goto done; }
-            if (++signals >= 4096) {
-                signals = 0;
-                if (PyErr_CheckSignals() < 0) { err = -3; goto done; }
-            }
-        }
+        if ((err = dfs_push(r, &d, nx)) < 0) break;
+        int spent = dfs_spent(r, &d);
+        if (spent) { verdict = "unknown"; err = spent < 0 ? spent : 0; break; }
     }
-done:
-    free(succ.v); free(stack);
-    if (err < 0) return fail(err);
+    free(d.succ.v); free(d.stack);
+    if (err < 0) { Py_XDECREF(path); return fail(err); }
+    if (path) return Py_BuildValue("(sN)", verdict, path);
     return Py_BuildValue("(s[])", verdict);
-#undef PUSH_FRAME
 }
 
 typedef struct {  /* position -> its number in one search (Tarjan's index) */
@@ -935,33 +963,33 @@ static int i64_push(I64s *x, int64_t v) {
  * relaxed.RelaxedSearch.search with Tarjan's strongly connected components; a component
  * finished without a win is lost as a whole.  ``root`` is after its safe moves, not won
  * and not known lost. */
-static PyObject *search_cyclic(Relaxed *r, RState root, long long max_nodes, double seconds) {
-    double deadline = seconds >= 0 ? now() + seconds : -1;
-    long long limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
-    Buf succ = {0};
-    Frame *stack = NULL;
-    size_t depth = 0, cap = 0;
+static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
     IndexMap index = {0};
     I64s low = {0}, scc = {0};
     Buf states = {0};  /* by index */
     const char *verdict = "lost";
-    int err = 0, checks = 0;
-    long long signals = 0;
     PyObject *path = NULL;
-    if (imap_init(&index, 1024) < 0) return PyErr_NoMemory();
-#define VISIT(S) do { \
-        int64_t ix = (int64_t)states.n; \
-        if (imap_put(&index, (S), ix) < 0 || i64_push(&low, ix) < 0 || i64_push(&scc, ix) < 0 \
-                || push(&states, (S).a, (S).b) < 0) { err = -2; goto done; } \
-        if (depth == cap) { cap = cap ? cap * 2 : 256; \
-            Frame *ns = realloc(stack, cap * sizeof(Frame)); if (!ns) { err = -2; goto done; } stack = ns; } \
-        size_t from = succ.n; \
-        err = successors(r, (S).a, (S).b, &succ); if (err < 0) goto done; \
-        stack[depth].st = (S); stack[depth].next = from; stack[depth].end = succ.n; depth++; \
-    } while (0)
-    VISIT(root);
-    while (depth) {
-        Frame *f = &stack[depth - 1];
+    int err = imap_init(&index, 1024) < 0 ? -2 : 0;
+    RState nx = root;
+    while (!err) {
+        if (nx.a != UINT64_MAX) {  /* number a new position and push it */
+            int64_t ix = (int64_t)states.n;
+            if (imap_put(&index, nx, ix) < 0 || i64_push(&low, ix) < 0
+                    || i64_push(&scc, ix) < 0 || push(&states, nx.a, nx.b) < 0
+                    || (err = dfs_push(r, d, nx)) < 0) {
+                if (!err) err = -2;
+                break;
+            }
+            nx.a = UINT64_MAX;
+            if (states.n > 1) {
+                int spent = dfs_spent(r, d);
+                /* Tarjan's numbering of one search takes 40 bytes a position: bounded */
+                if (!spent && states.n >= r->max_states / 2) spent = 1;
+                if (spent) { verdict = "unknown"; err = spent < 0 ? spent : 0; break; }
+            }
+        }
+        if (!d->depth) break;
+        Frame *f = &d->stack[d->depth - 1];
         if (f->next == f->end) {
             int64_t me = imap_get(&index, f->st);
             int64_t lw = low.v[me];
@@ -969,59 +997,36 @@ static PyObject *search_cyclic(Relaxed *r, RState root, long long max_nodes, dou
                 for (;;) {
                     int64_t w = scc.v[--scc.n];
                     low.v[w] = -1;  /* off Tarjan's stack */
-                    if (r->lost.count < r->max_states && set_add(&r->lost, states.v[w]) < 0) {
+                    if (r->lost.count < r->max_states && set_add(&r->lost, states.v[w]) < 0)
                         err = -2;
-                        goto done;
-                    }
                     if (w == me) break;
                 }
             }
-            depth--;
-            succ.n = depth ? stack[depth - 1].end : 0;
-            if (depth) {  /* (a finished component's lowlink is above the parent's) */
-                int64_t parent = imap_get(&index, stack[depth - 1].st);
-                if (lw >= 0 && lw < low.v[parent]) low.v[parent] = lw;
+            dfs_pop(d);
+            if (d->depth) {  /* (a finished component's lowlink is above the parent's) */
+                int64_t parent = imap_get(&index, d->stack[d->depth - 1].st);
+                if (lw < low.v[parent]) low.v[parent] = lw;
             }
             continue;
         }
-        RState nx = succ.v[f->next++];
-        err = autoplay(r, &nx.a, &nx.b);
-        if (err < 0) goto done;
-        if (set_has(&r->lost, nx)) continue;
-        int64_t seen = imap_get(&index, nx);
+        RState c = d->succ.v[f->next++];
+        if ((err = autoplay(r, &c.a, &c.b)) < 0) break;
+        if (set_has(&r->lost, c)) continue;
+        int64_t seen = imap_get(&index, c);
         if (seen >= 0) {
             int64_t me = imap_get(&index, f->st);
             if (low.v[seen] >= 0 && seen < low.v[me]) low.v[me] = seen;
             continue;
         }
         r->nodes++;
-        if (won(r, nx.b)) {
+        if (won(r, c.b)) {
             verdict = "won";
-            path = PyList_New(0);
-            for (size_t i = 0; i < depth; i++) {
-                PyObject *x = build_state(r, stack[i].st.a, stack[i].st.b);
-                PyList_Append(path, x); Py_DECREF(x);
-            }
-            PyObject *x = build_state(r, nx.a, nx.b);
-            PyList_Append(path, x); Py_DECREF(x);
-            goto done;
+            if (!(path = dfs_line(r, d, c))) err = -3;
+            break;
         }
-        VISIT(nx);
-        if (++checks >= 16) {
-            checks = 0;
-            if (limit >= 0 && r->nodes >= limit) { verdict = "unknown"; goto done; }
-            /* Tarjan's numbering of one search takes 40 bytes a position: bounded too */
-            if (states.n >= r->max_states / 2) { verdict = "unknown"; goto done; }
-            if (deadline >= 0 && now() >= deadline) { verdict = "unknown"; goto done; }
-            if (++signals >= 4096) {
-                signals = 0;
-                if (PyErr_CheckSignals() < 0) { err = -3; goto done; }
-            }
-        }
+        nx = c;
     }
-done:
-#undef VISIT
-    free(succ.v); free(stack); free(index.keys); free(index.vals);
+    free(d->succ.v); free(d->stack); free(index.keys); free(index.vals);
     free(low.v); free(scc.v); free(states.v);
     if (err < 0) { Py_XDECREF(path); return fail(err); }
     if (path) return Py_BuildValue("(sN)", verdict, path);
