@@ -739,10 +739,11 @@ class Solver:
 
         1. a guided search (10% of the budget) for a quick win;
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
-           50%), then the relaxation alone (up to 55%), for a proof of loss;
+           50%), then the relaxation alone from the root (up to 60%), for a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
-           search, two more with other tie-breaks) and the exact searches of the game,
-           until a guided one wins or an exact one decides, or the budget is spent.
+           search, two more with other tie-breaks), the relaxation from the root (until
+           it is won or lost) and the exact searches of the game, until a guided one wins
+           or an exact one or the relaxation decides, or the budget is spent.
         """
         held: list[relaxed.RelaxedSearch] = []
         try:
