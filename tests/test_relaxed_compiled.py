@@ -34,7 +34,7 @@ def outcome(rx: relaxed.RelaxedSearch, start: relaxed.RState,
     return verdict, rx.nodes, len(rx.lost), rx.win_path
 
 
-def test_the_compiled_search_is_built_and_covers_the_acyclic_rules() -> None:
+def test_the_compiled_search_is_built_for_four_seasons_czarina_and_1883() -> None:
     # `make test` builds it (setup.py); a checkout where it silently failed to build
     # would run the slower search in Python and lose the figures of docs/solver.md
     assert relaxed._relaxedc is not None
