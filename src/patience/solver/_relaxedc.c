@@ -1,10 +1,10 @@
 /* The relaxed game of the Four Seasons family, compiled (docs/solver.md, "Relaxation").
  *
  * The same search as relaxed.RelaxedSearch.search, position for position and in the same
- * order, for the rules whose relaxed graph is acyclic: spaces filled by the player (Four
- * Seasons) or refilled from the stock (Czarina), single cards moved, at most seven tableau
- * piles.  relaxed.py stays the reference: the tests compare verdicts, node counts and
- * winning lines of the two.
+ * order, for games of at most seven tableau piles: Four Seasons and Czarina (acyclic: a
+ * plain depth-first search) and the 1883 rules (packets and vacancies, whose fills can lead
+ * back to a position: Tarjan's components).  relaxed.py stays the reference: the tests
+ * compare verdicts, node counts, tables and winning lines of the two.
  *
  * A position is two 64-bit words:
  *   a = the waste as a bit set of stock indices (a card dealt from stock[i] and still in
@@ -545,7 +545,6 @@ static int successors(Relaxed *r, uint64_t a, uint64_t b, Buf *buf) {
             int sl2 = sl;
             int32_t c2 = settle(r, &sl2, rm[i].shape, rm[i].emptied);
             CID(c2);
-            rm = r->comps[id].removes[t];
             for (int j = 0; j < nwanted[t]; j++) {
                 int s = wanted_suits[t][j];
                 TRY(push(buf, make_a(waste, sl2), make_b(with_h(b, s, t + 1), c2)));
