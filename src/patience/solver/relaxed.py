@@ -35,7 +35,7 @@ from typing import Protocol
 
 from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
-from patience.rules.state import State
+from patience.rules.state import DEAL, Move, State
 from patience.solver.keys import waste_cycle
 
 try:  # the same search compiled (setup.py); without it, the search below runs
@@ -47,6 +47,12 @@ MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never gu
 #: positions the compiled search keeps in its table of lost positions (16 bytes each, in a
 #: table at most 70% full: 134 MB); once it is full, the search goes on without recording
 MAX_COMPILED_STATES = 5_800_000
+#: positions the compiled exact search keeps in its table of positions seen (24 bytes each,
+#: in a table at most 70% full: 201 MB); once it is full it is emptied, which costs time only
+MAX_EXACT_STATES = 5_800_000
+
+if _relaxedc is not None:
+    CompiledExact = _relaxedc.Exact
 
 
 class ComponentTooLarge(Exception):
@@ -490,6 +496,42 @@ class RelaxedSearch:
             self.nodes += c.nodes - before
         self.win_path = path
         return str(verdict)
+
+    # ------------------------------------------------------ exact, compiled
+    def exact(self, st: State) -> CompiledExact | None:
+        """The compiled exact search from the real position ``st`` (docs/solver.md,
+        "Compiled exact search"), cut by this relaxation's table; None where it does not
+        apply (no compiled module, packets, vacancies, building in colours, or another
+        deal)."""
+        c = self.compiled
+        rules = self.rules
+        p = st.piles
+        if (c is None or self.packets or self.space is Space.VACANCY or len(self.stock) > 47
+                or rules.spec.tableau_build is not Build.ANY
+                or st.base != self.base or p[rules.stock] != self.stock[:len(p[rules.stock])]):
+            return None
+        return _relaxedc.Exact(
+            c, stock_length=len(p[rules.stock]), waste=tuple(p[rules.waste]),
+            foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
+                              for f in (p[i] for i in rules.found)),
+            tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=True,
+            max_states=MAX_EXACT_STATES)
+
+    def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
+        """The compiled exact search's winning line as moves: a source is -1 (the waste),
+        -2 (deal) or a tableau pile's number; a destination is a tableau pile's number or
+        64 + a foundation's number."""
+        rules = self.rules
+        ids = rules.ids
+        moves = []
+        for src, dst in line:
+            if src == -2:
+                moves.append(DEAL)
+                continue
+            a = "waste" if src == -1 else ids[rules.tab[src]]
+            b = ids[rules.found[dst - 64]] if dst >= 64 else ids[rules.tab[dst]]
+            moves.append(Move(a, b))
+        return moves
 
     def release(self) -> None:
         """Frees the tables (a solve is over): the relaxation is then disabled."""

@@ -1,0 +1,154 @@
+"""The compiled exact search (docs/solver.md, "Compiled exact search") against the engine.
+
+``_relaxedc.Exact`` searches every position reachable in Four Seasons or Czarina.  Its
+``won`` lines are replayed through a :class:`Game` (which checks every move); its ``lost``
+verdicts are checked by the plainest complete search there is
+(``test_solver_exhaustive.exhaustive``: every legal move, whole states, nothing skipped).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from patience import Game
+from patience.game import rules_for
+from patience.games import get_spec
+from patience.rules import Rules, State
+from patience.rules.spec import GameSpec
+from patience.solver import LOST, UNKNOWN, WON, relaxed, solver_for
+from patience.solver.search import _CompiledRun
+from test_solver_exhaustive import exhaustive
+
+
+def exact(rules: Rules, st: State, *, cuts: bool = False,
+          max_states: int = 1_000_000) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
+    """The compiled exact search from ``st``; with ``cuts``, cut by the relaxation's table,
+    filled first by a relaxed search from ``st``."""
+    rx = relaxed.RelaxedSearch(rules, st)
+    assert rx.compiled is not None
+    if cuts:
+        start = rx.relax(st)
+        assert start is not None
+        rx.search(start)
+    p = st.piles
+    c = relaxed.CompiledExact(
+        rx.compiled, stock_length=len(p[rules.stock]), waste=tuple(p[rules.waste]),
+        foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
+                          for f in (p[i] for i in rules.found)),
+        tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts, max_states=max_states)
+    return rx, c
+
+
+def replays(spec: GameSpec, deal: int, rx: relaxed.RelaxedSearch,
+            line: list[tuple[int, int]]) -> bool:
+    g = Game(spec, deal=deal)
+    for m in rx.exact_line(line):
+        g.play(str(m))  # raises on an illegal move
+    return g.is_won
+
+
+#: (game, reduction, deals, the least count of wins and of losses among them)
+REDUCED = [
+    ("four-seasons", {"ranks": 4, "tableau": 1}, range(1, 151), 10),
+    ("four-seasons", {"ranks": 5, "tableau": 1}, range(1, 101), 10),
+    ("four-seasons", {"ranks": 5, "tableau": 2}, range(1, 151), 3),
+    ("czarina", {"ranks": 4, "tableau": 1}, range(1, 151), 10),
+    ("czarina", {"ranks": 4, "tableau": 2}, range(1, 101), 5),
+]
+
+
+@pytest.mark.parametrize(("game", "params", "deals", "least"), REDUCED)
+def test_verdicts_agree_with_the_exhaustive_search(game: str, params: dict[str, int],
+                                                   deals: range, least: int) -> None:
+    # RULES A1, A3: every won line replays; every loss is the whole raw space
+    spec = get_spec(game).reduced(**params)
+    rules = rules_for(spec)
+    tally = {WON: 0, LOST: 0}
+    for deal in deals:
+        st = rules.initial_state(deal)
+        verdicts = set()
+        for cuts in (False, True):
+            rx, c = exact(rules, st, cuts=cuts)
+            verdict, line = c.search(-1, -1)
+            verdicts.add(verdict)
+            if verdict == WON:
+                assert replays(spec, deal, rx, line), (deal, cuts)
+        assert len(verdicts) == 1, (deal, verdicts)
+        verdict = verdicts.pop()
+        if verdict == LOST:
+            assert exhaustive(rules, st)[0] == LOST, deal
+        tally[verdict] += 1
+    print(spec.id, tally)
+    assert tally[WON] >= least and tally[LOST] >= least, tally
+
+
+@pytest.mark.parametrize(("game", "ranks"), [("four-seasons", 6), ("czarina", 7)])
+def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int) -> None:
+    # a table of at most 1,024 positions is emptied many times over; positions are then
+    # searched again, and nothing is skipped that was not searched whole
+    spec = get_spec(game).reduced(ranks=ranks, tableau=2)
+    rules = rules_for(spec)
+    emptied = 0
+    for deal in range(1, 31):
+        st = rules.initial_state(deal)
+        _, big = exact(rules, st)
+        rx, small = exact(rules, st, max_states=1024)
+        expected, _ = big.search(-1, -1)
+        verdict, line = small.search(-1, -1)
+        assert verdict == expected, deal
+        if verdict == WON:
+            assert replays(spec, deal, rx, line), deal
+        emptied += small.flushes > 0
+    assert emptied >= 5
+
+
+def test_a_search_in_steps_is_the_same_search() -> None:
+    # resumed where it stopped: the same verdict after the same number of positions
+    rules = rules_for(get_spec("czarina").reduced(ranks=7, tableau=2))
+    stepped_many = 0
+    for deal in range(1, 21):
+        st = rules.initial_state(deal)
+        _, whole = exact(rules, st)
+        _, steps = exact(rules, st)
+        expected, line = whole.search(-1, -1)
+        verdict = UNKNOWN
+        calls = 0
+        while verdict == UNKNOWN:
+            verdict, stepped = steps.search(300, -1)
+            calls += 1
+        assert (verdict, stepped, steps.nodes) == (expected, line, whole.nodes), deal
+        stepped_many += calls > 2
+    assert stepped_many >= 5
+
+
+@pytest.mark.parametrize("game", ["four-seasons", "czarina"])
+def test_wins_of_full_deals_replay(game: str) -> None:  # RULES A1, A3
+    spec = get_spec(game)
+    rules = rules_for(spec)
+    won = 0
+    for deal in range(1, 13):
+        st = rules.initial_state(deal)
+        rx, c = exact(rules, st)
+        verdict, line = c.search(300_000, -1)
+        if verdict == WON:
+            won += 1
+            assert replays(spec, deal, rx, line), deal
+        assert verdict != LOST  # none of these deals is lost
+        c.release()
+    assert won >= 2
+
+
+def test_the_solver_uses_it_only_where_it_applies() -> None:
+    # Four Seasons and Czarina; not the 1883 rules (packets, vacancies) nor Simplicity
+    # (colours)
+    for game, applies in [("four-seasons", True), ("czarina", True),
+                          ("four-seasons-1883", False)]:
+        rules = rules_for(get_spec(game))
+        st = rules.initial_state(1)
+        rx = relaxed.RelaxedSearch(rules, st)
+        assert (rx.exact(st) is not None) == applies, game
+        runs = solver_for(get_spec(game)).exact_runs(st, None, rx)
+        assert any(isinstance(r, _CompiledRun) for r in runs) == applies, game
+    simple = rules_for(get_spec("simplicity").reduced(ranks=4, tableau=2))
+    st = simple.initial_state(1)
+    assert relaxed.RelaxedSearch(simple, st).exact(st) is None
