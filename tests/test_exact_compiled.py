@@ -20,10 +20,11 @@ from patience.solver.search import _CompiledRun
 from test_solver_exhaustive import exhaustive
 
 
-def exact(rules: Rules, st: State, *, cuts: bool = False,
+def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = False,
           max_states: int = 1_000_000) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
-    """The compiled exact search from ``st``; with ``cuts``, cut by the relaxation's table,
-    filled first by a relaxed search from ``st``."""
+    """The compiled exact search from ``st`` (over tableau components with
+    ``components``); with ``cuts``, cut by the relaxation's table, filled first by a
+    relaxed search from ``st``."""
     rx = relaxed.RelaxedSearch(rules, st)
     assert rx.compiled is not None
     if cuts:
@@ -35,7 +36,8 @@ def exact(rules: Rules, st: State, *, cuts: bool = False,
         rx.compiled, stock_length=len(p[rules.stock]), waste=tuple(p[rules.waste]),
         foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
                           for f in (p[i] for i in rules.found)),
-        tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts, max_states=max_states)
+        tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts, max_states=max_states,
+        components=components, max_tableaux=1_000_000)
     return rx, c
 
 
@@ -68,11 +70,12 @@ def test_verdicts_agree_with_the_exhaustive_search(game: str, params: dict[str, 
         st = rules.initial_state(deal)
         verdicts = set()
         for cuts in (False, True):
-            rx, c = exact(rules, st, cuts=cuts)
-            verdict, line = c.search(-1, -1)
-            verdicts.add(verdict)
-            if verdict == WON:
-                assert replays(spec, deal, rx, line), (deal, cuts)
+            for components in (False, True):
+                rx, c = exact(rules, st, cuts=cuts, components=components)
+                verdict, line = c.search(-1, -1)
+                verdicts.add(verdict)
+                if verdict == WON:
+                    assert replays(spec, deal, rx, line), (deal, cuts, components)
         assert len(verdicts) == 1, (deal, verdicts)
         verdict = verdicts.pop()
         if verdict == LOST:
@@ -82,8 +85,10 @@ def test_verdicts_agree_with_the_exhaustive_search(game: str, params: dict[str, 
     assert tally[WON] >= least and tally[LOST] >= least, tally
 
 
+@pytest.mark.parametrize("components", [False, True])
 @pytest.mark.parametrize(("game", "ranks"), [("four-seasons", 6), ("czarina", 7)])
-def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int) -> None:
+def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int,
+                                                        components: bool) -> None:
     # a table of at most 1,024 positions is emptied many times over; positions are then
     # searched again, and nothing is skipped that was not searched whole
     spec = get_spec(game).reduced(ranks=ranks, tableau=2)
@@ -92,7 +97,7 @@ def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int) -
     for deal in range(1, 31):
         st = rules.initial_state(deal)
         _, big = exact(rules, st)
-        rx, small = exact(rules, st, max_states=1024)
+        rx, small = exact(rules, st, components=components, max_states=1024)
         expected, _ = big.search(-1, -1)
         verdict, line = small.search(-1, -1)
         assert verdict == expected, deal
@@ -102,14 +107,15 @@ def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int) -
     assert emptied >= 5
 
 
-def test_a_search_in_steps_is_the_same_search() -> None:
+@pytest.mark.parametrize("components", [False, True])
+def test_a_search_in_steps_is_the_same_search(components: bool) -> None:
     # resumed where it stopped: the same verdict after the same number of positions
     rules = rules_for(get_spec("czarina").reduced(ranks=7, tableau=2))
     stepped_many = 0
     for deal in range(1, 21):
         st = rules.initial_state(deal)
-        _, whole = exact(rules, st)
-        _, steps = exact(rules, st)
+        _, whole = exact(rules, st, components=components)
+        _, steps = exact(rules, st, components=components)
         expected, line = whole.search(-1, -1)
         verdict = UNKNOWN
         calls = 0
@@ -128,7 +134,7 @@ def test_wins_of_full_deals_replay(game: str) -> None:  # RULES A1, A3
     won = 0
     for deal in range(1, 13):
         st = rules.initial_state(deal)
-        rx, c = exact(rules, st)
+        rx, c = exact(rules, st, components=True)
         verdict, line = c.search(300_000, -1)
         if verdict == WON:
             won += 1
@@ -143,12 +149,40 @@ def test_the_solver_uses_it_only_where_it_applies() -> None:
     # (colours)
     for game, applies in [("four-seasons", True), ("czarina", True),
                           ("four-seasons-1883", False)]:
-        rules = rules_for(get_spec(game))
+        spec = get_spec(game)
+        rules = rules_for(spec)
         st = rules.initial_state(1)
         rx = relaxed.RelaxedSearch(rules, st)
         assert (rx.exact(st) is not None) == applies, game
-        runs = solver_for(get_spec(game)).exact_runs(st, None, rx)
-        assert any(isinstance(r, _CompiledRun) for r in runs) == applies, game
+        run = _CompiledRun(solver_for(spec), st, None, rx)
+        assert (run.c is not None) == applies, game
+        assert run.by_components
     simple = rules_for(get_spec("simplicity").reduced(ranks=4, tableau=2))
     st = simple.initial_state(1)
     assert relaxed.RelaxedSearch(simple, st).exact(st) is None
+
+
+def test_a_component_too_large_hands_over_to_the_search_by_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # with room for 1,024 tableaux the search by components gives up on a full deal; the
+    # run goes on position by position, and what it finds still replays
+    monkeypatch.setattr(relaxed, "MAX_EXACT_TABLEAUX", 1024)
+    spec = get_spec("four-seasons")
+    rules = rules_for(spec)
+    handed_over = 0
+    for deal in range(1, 6):
+        st = rules.initial_state(deal)
+        rx = relaxed.RelaxedSearch(rules, st)
+        run = _CompiledRun(solver_for(spec), st, None, rx)
+        for _ in range(20):
+            if run.run(None, run.nodes + 20_000) != UNKNOWN:
+                break
+        handed_over += not run.by_components
+        assert run.status != LOST
+        if run.status == WON:
+            g = Game(spec, deal=deal)
+            for m in run.line:
+                g.play(str(m))
+            assert g.is_won
+        run.release()
+    assert handed_over >= 3

@@ -1183,6 +1183,7 @@ typedef struct {
 } XState;
 
 typedef struct { uint64_t w0, w1, w2; } XKey;
+typedef struct CSearch CSearch;  /* the search by components, below */
 
 /* a move: src -1 the waste, -2 deal, else a tableau pile; dst a tableau pile, or
  * XFOUND + the foundation pile's index */
@@ -1199,6 +1200,8 @@ typedef struct {
     PyObject_HEAD
     Relaxed *rx;
     int cuts;
+    int guided;  /* only the guided subset of the moves: a won line is real, lost says nothing */
+    CSearch *cs; /* the search by components, when asked for */
     int nfound;
     XState root;
     int started, done;
@@ -1216,16 +1219,18 @@ typedef struct {
 
 static inline int xrel(const Relaxed *r, int c) { return rel(r, c); }
 
-static inline int xkey(const Relaxed *r, const XState *s, XKey *k) {
-    uint64_t w0 = (s->waste << 1) | (1ULL << s->sl);
-    for (int i = 0; i < r->suits; i++) w0 |= (uint64_t)s->h[i] << (48 + 4 * i);
+typedef struct { uint64_t a, b; } TKey;  /* a tableau's sorted piles (see above) */
+
+/* the tableau's key: -1 when it does not fit in 128 bits */
+static inline int tkey(const Relaxed *r, const uint8_t *len, const uint8_t (*c)[XMAXLEN],
+                       TKey *k) {
     uint64_t code[MAXTAB];
     int n = r->ntab;
     for (int i = 0; i < n; i++) {
-        int L = s->len[i];
+        int L = len[i];
         if (!L) { code[i] = 0; continue; }
-        uint64_t v = ((uint64_t)L << 58) | ((uint64_t)s->c[i][0] << 52);
-        for (int j = 1; j < L; j++) v |= (uint64_t)(s->c[i][j] & 3) << (2 * (j - 1));
+        uint64_t v = ((uint64_t)L << 58) | ((uint64_t)c[i][0] << 52);
+        for (int j = 1; j < L; j++) v |= (uint64_t)(c[i][j] & 3) << (2 * (j - 1));
         code[i] = v;
     }
     for (int i = 1; i < n; i++) {  /* sorted, largest first */
@@ -1250,7 +1255,44 @@ static inline int xkey(const Relaxed *r, const XState *s, XKey *k) {
         for (int j = 1; j < L; j++) XPUT((code[i] >> (2 * (j - 1))) & 3, 2);
     }
 #undef XPUT
-    k->w0 = w0; k->w1 = w[0]; k->w2 = w[1];
+    k->a = w[0]; k->b = w[1];
+    return 0;
+}
+
+/* the piles of a tableau key, in its sorted order (empty piles last) */
+static void tdecode(const Relaxed *r, TKey k, uint8_t *len, uint8_t (*c)[XMAXLEN]) {
+    uint64_t w[2] = {k.a, k.b};
+    int bit = 0;
+#define XGET(nb) (bit += (nb), \
+        (((bit - (nb)) & 63) + (nb) > 64 \
+         ? ((w[(bit - (nb)) >> 6] >> ((bit - (nb)) & 63)) \
+            | (w[((bit - (nb)) >> 6) + 1] << (64 - ((bit - (nb)) & 63)))) \
+         : (w[(bit - (nb)) >> 6] >> ((bit - (nb)) & 63))) & ((1ULL << (nb)) - 1))
+    for (int i = 0; i < r->ntab; i++) {
+        int L = (int)XGET(4);
+        len[i] = (uint8_t)L;
+        if (!L) continue;
+        int card = (int)XGET(6);
+        c[i][0] = (uint8_t)card;
+        for (int j = 1; j < L; j++) {
+            int rank0 = ((card >> 2) - 1 + r->n) % r->n;
+            card = rank0 * 4 + (int)XGET(2);
+            c[i][j] = (uint8_t)card;
+        }
+    }
+#undef XGET
+}
+
+static inline uint64_t xskeleton(const Relaxed *r, const XState *s) {
+    uint64_t w0 = (s->waste << 1) | (1ULL << s->sl);
+    for (int i = 0; i < r->suits; i++) w0 |= (uint64_t)s->h[i] << (48 + 4 * i);
+    return w0;
+}
+
+static inline int xkey(const Relaxed *r, const XState *s, XKey *k) {
+    TKey t;
+    if (tkey(r, s->len, (const uint8_t (*)[XMAXLEN])s->c, &t) < 0) return -1;
+    k->w0 = xskeleton(r, s); k->w1 = t.a; k->w2 = t.b;
     return 0;
 }
 
@@ -1274,8 +1316,8 @@ static inline int xtable_put(Exact *x, XKey k) {  /* 1 added, 0 present */
     }
 }
 
-/* makes room for one more: grows the table up to its cap, else empties it and puts back
- * the positions on the stack */
+/* makes room for one more: grows the table up to its cap (0), else empties it and puts
+ * back the positions on the stack (1) */
 static int xtable_room(Exact *x) {
     if ((x->count + 1) * 10 <= x->cap * 7) return 0;
     XKey *old = x->slots;
@@ -1294,7 +1336,7 @@ static int xtable_room(Exact *x) {
         XKey k;
         if (xkey(x->rx, &x->stack[i].st, &k) == 0) xtable_put(x, k);
     }
-    return 0;
+    return 1;
 }
 
 static inline void xhome(const Relaxed *r, XState *s, int card, int8_t *fpile, int nfound) {
@@ -1396,7 +1438,9 @@ static int xpush_line(Exact *x, XMove m) {
 
 /* the moves of ``s``, in search.py's order: home, from the waste, between piles (a
  * pile's only card into a space is left out: it gives the same key), deal.  stock>tK is
- * left out: deal then waste>tK reaches the same position. */
+ * left out: deal then waste>tK reaches the same position.  Guided (search.py,
+ * guided_filter), a move between piles must empty its pile onto another pile or
+ * uncover a card that can go home. */
 static int xmoves(Exact *x, const XState *s) {
     const Relaxed *r = x->rx;
     int n = r->ntab, e = 0;
@@ -1420,6 +1464,10 @@ static int xmoves(Exact *x, const XState *s) {
         int L = s->len[i];
         if (!L) continue;
         int rk = xrel(r, s->c[i][L - 1]);
+        if (x->guided && L > 1) {
+            int below = s->c[i][L - 2];
+            if (s->h[below & 3] != xrel(r, below)) continue;
+        }
         for (int j = 0; j < n; j++)
             if (j != i && s->len[j] && xrel(r, s->c[j][s->len[j] - 1]) == rk + 1)
                 e |= xpush_move(x, i, j);
@@ -1491,6 +1539,607 @@ static PyObject *xresult(Exact *x) {
     return Py_BuildValue("(s[])", x->verdict);
 }
 
+/* ================================================================ the exact search by
+ * tableau components (docs/solver.md, "Compiled exact search", "Components")
+ *
+ * A tableau move between piles that can be undone (every such move in Four Seasons; in
+ * Czarina those that empty no pile) changes neither the stock, nor the waste, nor the
+ * foundations, so the positions that differ only by such moves have one outcome.  This
+ * mode searches nodes (skeleton, component): the skeleton is the key's first word, and a
+ * component is every tableau those moves connect, numbered once for the whole search (its
+ * members are a function of the tableau alone).  A node's moves are the other moves, made
+ * from any member: deal, waste home, a card home, the waste onto the tableau and, in
+ * Czarina, a move that empties a pile (then refilled from the stock).  Their results are
+ * cached by component.  A won line is rebuilt at the end, the moves inside each component
+ * found by a breadth-first search over real tableaux.
+ */
+
+#define CK_HOME 0   /* a tableau card home */
+#define CK_ADD 1    /* the waste top onto the tableau */
+#define CK_EMPTY 2  /* Czarina: a pile's only card onto another pile */
+#define E_DEAL 3
+#define E_WHOME 4
+
+typedef struct { TKey k; int32_t v1; } CEntry;  /* v1 = component id + 1; 0: a free slot */
+typedef struct { TKey k; int32_t comp; uint8_t emptied; } CRes;
+typedef struct { uint64_t key; size_t first; int32_t count; } CExit;  /* key 0: free */
+typedef struct { size_t first; int32_t count; int32_t rxc; uint64_t tops; } CComp;
+typedef struct { uint64_t w0; int32_t comp; uint8_t kind, card; } CNode;  /* child + edge */
+typedef struct { uint8_t kind, card; int32_t target; } CEdge;
+typedef struct { CNode node; size_t next, end, lend; } CFrame;
+
+struct CSearch {
+    CEntry *map; size_t mcap, mcount;      /* tableau -> component */
+    TKey *members; size_t nmem, memcap;
+    CComp *comps; size_t ncomps, compcap;
+    CExit *exits; size_t ecap, ecount;
+    CRes *res; size_t nres, rescap;
+    CNode *kids; size_t nkids, kidcap;
+    CEdge *edges; size_t nedges, edgecap;
+    CFrame *stack; size_t depth, scap;
+    uint64_t *nodes; size_t ncap, ncount, nmax;  /* the table of nodes seen: (w0, comp) */
+    size_t max_members;
+};
+
+#define GROW(ptr, n, cap, T, first) do { \
+        if ((n) == (cap)) { \
+            size_t c_ = (cap) ? (cap) * 2 : (first); \
+            T *v_ = realloc((ptr), c_ * sizeof(T)); \
+            if (!v_) return -2; \
+            (ptr) = v_; (cap) = c_; \
+        } } while (0)
+
+static inline size_t thash(TKey k) { return (size_t)mix64(k.a ^ mix64(k.b + 0x9e3779b97f4a7c15ULL)); }
+
+static int32_t cmap_get(const CSearch *c, TKey k) {
+    size_t m = c->mcap - 1, i = thash(k) & m;
+    for (;;) {
+        const CEntry *e = &c->map[i];
+        if (!e->v1) return -1;
+        if (e->k.a == k.a && e->k.b == k.b) return e->v1 - 1;
+        i = (i + 1) & m;
+    }
+}
+
+static int cmap_put(CSearch *c, TKey k, int32_t v) {
+    if ((c->mcount + 1) * 10 > c->mcap * 7) {
+        size_t ocap = c->mcap;
+        CEntry *old = c->map;
+        CEntry *nm = calloc(ocap * 2, sizeof(CEntry));
+        if (!nm) return -2;
+        c->map = nm; c->mcap = ocap * 2; c->mcount = 0;
+        for (size_t i = 0; i < ocap; i++) if (old[i].v1) cmap_put(c, old[i].k, old[i].v1 - 1);
+        free(old);
+    }
+    size_t m = c->mcap - 1, i = thash(k) & m;
+    for (;;) {
+        CEntry *e = &c->map[i];
+        if (!e->v1) { e->k = k; e->v1 = v + 1; c->mcount++; return 0; }
+        i = (i + 1) & m;
+    }
+}
+
+/* the reversible moves of a tableau (piles as decoded): (from, to) pairs */
+static int crev_moves(const Relaxed *r, const uint8_t *len, const uint8_t (*cd)[XMAXLEN],
+                      int (*out)[2]) {
+    int k = 0, n = r->ntab, space = -1;
+    if (r->space_any) for (int j = 0; j < n; j++) if (!len[j]) { space = j; break; }
+    for (int i = 0; i < n; i++) {
+        int L = len[i];
+        if (!L || (!r->space_any && L < 2)) continue;
+        int rk = rel(r, cd[i][L - 1]);
+        for (int j = 0; j < n; j++)
+            if (j != i && len[j] && rel(r, cd[j][len[j] - 1]) == rk + 1) {
+                out[k][0] = i; out[k][1] = j; k++;
+            }
+        if (space >= 0 && L > 1) { out[k][0] = i; out[k][1] = space; k++; }
+    }
+    return k;
+}
+
+static inline void cmove(uint8_t *len, uint8_t (*cd)[XMAXLEN], int i, int j) {
+    cd[j][len[j]++] = cd[i][--len[i]];
+}
+
+/* the component of a tableau, numbered (and its members enumerated) when new: its id, -1
+ * when it is too large (the search gives up), -2 out of memory */
+static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
+    int32_t id = cmap_get(c, k);
+    if (id >= 0) return id;
+    GROW(c->comps, c->ncomps, c->compcap, CComp, 1024);
+    id = (int32_t)c->ncomps;
+    size_t first = c->nmem;
+    GROW(c->members, c->nmem, c->memcap, TKey, 4096);
+    c->members[c->nmem++] = k;
+    if (cmap_put(c, k, id) < 0) return -2;
+    uint64_t tops = 0;
+    for (size_t q = first; q < c->nmem; q++) {
+        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
+        tdecode(r, c->members[q], len, cd);
+        for (int i = 0; i < r->ntab; i++) if (len[i]) tops |= 1ULL << cd[i][len[i] - 1];
+        int mv[MAXTAB * MAXTAB][2];
+        int nm = crev_moves(r, len, (const uint8_t (*)[XMAXLEN])cd, mv);
+        for (int t = 0; t < nm; t++) {
+            cmove(len, cd, mv[t][0], mv[t][1]);
+            TKey nk;
+            int e = tkey(r, len, (const uint8_t (*)[XMAXLEN])cd, &nk);
+            cmove(len, cd, mv[t][1], mv[t][0]);
+            if (e < 0) return -1;
+            if (cmap_get(c, nk) >= 0) continue;
+            if (c->nmem >= c->max_members) return -1;
+            GROW(c->members, c->nmem, c->memcap, TKey, 4096);
+            c->members[c->nmem++] = nk;
+            if (cmap_put(c, nk, id) < 0) return -2;
+        }
+    }
+    c->comps[id].first = first;
+    c->comps[id].count = (int32_t)(c->nmem - first);
+    c->comps[id].tops = tops;
+    c->comps[id].rxc = -2;  /* not asked yet */
+    c->ncomps++;
+    return id;
+}
+
+static int cres_push(CSearch *c, TKey k, int32_t comp, int emptied) {
+    GROW(c->res, c->nres, c->rescap, CRes, 4096);
+    c->res[c->nres].k = k; c->res[c->nres].comp = comp; c->res[c->nres].emptied = (uint8_t)emptied;
+    c->nres++;
+    return 0;
+}
+
+/* the results of one kind of move (with ``card``) from any member of component ``id``,
+ * one per resulting component; cached */
+static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, CExit **out) {
+    uint64_t key = ((uint64_t)id << 10 | (uint64_t)kind << 7 | (uint64_t)card) + 1;
+    size_t m = c->ecap - 1, i = (size_t)mix64(key) & m;
+    for (;;) {
+        if (!c->exits[i].key) break;
+        if (c->exits[i].key == key) { *out = &c->exits[i]; return 0; }
+        i = (i + 1) & m;
+    }
+    size_t first = c->nres;
+    size_t mfirst = c->comps[id].first;
+    int32_t count = c->comps[id].count;
+    for (int32_t q = 0; q < count; q++) {
+        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
+        tdecode(r, c->members[mfirst + (size_t)q], len, cd);
+        for (int a = 0; a < r->ntab; a++) {
+            int L = len[a];
+            int results[MAXTAB + 1][2], nr = 0;  /* (pile taking a card, pile giving one) */
+            if (kind == CK_HOME) {
+                if (L && cd[a][L - 1] == card) { results[0][0] = -1; results[0][1] = a; nr = 1; }
+            } else if (kind == CK_ADD) {
+                if ((L && rel(r, cd[a][L - 1]) == rel(r, card) + 1)) { results[0][0] = a; results[0][1] = -1; nr = 1; }
+                else if (!L && r->space_any) {
+                    int first_space = a;
+                    for (int b = 0; b < a; b++) if (!len[b]) first_space = -1;
+                    if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; nr = 1; }
+                }
+            } else if (L == 1) {  /* CK_EMPTY */
+                for (int b = 0; b < r->ntab; b++)
+                    if (b != a && len[b] && rel(r, cd[b][len[b] - 1]) == rel(r, cd[a][0]) + 1) {
+                        results[nr][0] = b; results[nr][1] = a; nr++;
+                    }
+            }
+            for (int t = 0; t < nr; t++) {
+                int to = results[t][0], from = results[t][1];
+                uint8_t l2[MAXTAB], c2[MAXTAB][XMAXLEN];
+                memcpy(l2, len, sizeof l2); memcpy(c2, cd, sizeof c2);
+                if (from >= 0 && to >= 0) cmove(l2, c2, from, to);
+                else if (from >= 0) l2[from]--;
+                else c2[to][l2[to]++] = (uint8_t)card;
+                int emptied = from >= 0 && !l2[from] && !r->space_any;
+                TKey nk;
+                if (tkey(r, l2, (const uint8_t (*)[XMAXLEN])c2, &nk) < 0) return -1;
+                int32_t rc = ccomp(c, r, nk);
+                if (rc < 0) return rc;
+                int dup = 0;
+                for (size_t z = first; z < c->nres; z++) if (c->res[z].comp == rc) { dup = 1; break; }
+                if (!dup && cres_push(c, nk, rc, emptied) < 0) return -2;
+            }
+        }
+    }
+    if (c->nres - first > 0 && c->nres > c->max_members * 2) return -1;
+    if ((c->ecount + 1) * 10 > c->ecap * 7) {  /* grow the cache */
+        size_t ocap = c->ecap;
+        CExit *old = c->exits, *ne = calloc(ocap * 2, sizeof(CExit));
+        if (!ne) return -2;
+        c->exits = ne; c->ecap = ocap * 2;
+        for (size_t z = 0; z < ocap; z++) if (old[z].key) {
+            size_t mm = c->ecap - 1, j = (size_t)mix64(old[z].key) & mm;
+            while (c->exits[j].key) j = (j + 1) & mm;
+            c->exits[j] = old[z];
+        }
+        free(old);
+        m = c->ecap - 1; i = (size_t)mix64(key) & m;
+        while (c->exits[i].key) i = (i + 1) & m;
+    }
+    c->exits[i].key = key; c->exits[i].first = first; c->exits[i].count = (int32_t)(c->nres - first);
+    c->ecount++;
+    *out = &c->exits[i];
+    return 0;
+}
+
+static inline void cskel(const Relaxed *r, uint64_t w0, XState *s) {
+    uint64_t low = w0 & ((1ULL << 48) - 1);
+    int sl = __builtin_ctzll(low);
+    s->sl = (int8_t)sl;
+    s->waste = (low ^ (1ULL << sl)) >> 1;
+    for (int i = 0; i < r->suits; i++) s->h[i] = (uint8_t)((w0 >> (48 + 4 * i)) & 15);
+}
+
+static inline int cnext_card(const Relaxed *r, int suit, int h) {  /* rel h of the suit */
+    return ((h + r->base - 1) % r->n) * 4 + suit;
+}
+
+/* a result's component after Czarina's refill (the stock's top into the emptied pile) */
+static int32_t crefill(CSearch *c, const Relaxed *r, const CRes *res, XState *s) {
+    if (!res->emptied || !r->refill || s->sl <= 0) return res->comp;
+    uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
+    tdecode(r, res->k, len, cd);
+    for (int i = 0; i < r->ntab; i++)
+        if (!len[i]) { cd[i][0] = (uint8_t)r->stock[s->sl - 1]; len[i] = 1; break; }
+    s->sl--;
+    TKey k;
+    if (tkey(r, len, (const uint8_t (*)[XMAXLEN])cd, &k) < 0) return -1;
+    return ccomp(c, r, k);
+}
+
+static inline uint64_t cw0(const Relaxed *r, const XState *s) { return xskeleton(r, s); }
+
+static int cedge(CSearch *c, int kind, int card, int32_t target) {
+    GROW(c->edges, c->nedges, c->edgecap, CEdge, 1024);
+    c->edges[c->nedges].kind = (uint8_t)kind;
+    c->edges[c->nedges].card = (uint8_t)card;
+    c->edges[c->nedges].target = target;
+    c->nedges++;
+    return 0;
+}
+
+/* the safe moves of a node (keys.make_safe, from any member), made, with their edges */
+static int cauto(CSearch *c, const Relaxed *r, CNode *nd) {
+    XState s;
+    cskel(r, nd->w0, &s);
+    for (;;) {
+        int low = 99;
+        for (int i = 0; i < r->suits; i++) if (s.h[i] < low) low = s.h[i];
+        int w = s.waste ? r->stock[__builtin_ctzll(s.waste)] : -1;
+        if (w >= 0 && rel(r, w) <= low && s.h[w & 3] == rel(r, w)) {
+            s.waste &= s.waste - 1; s.h[w & 3]++;
+            if (cedge(c, E_WHOME, w, nd->comp) < 0) return -2;
+            continue;
+        }
+        int done = 0;
+        for (int su = 0; su < r->suits && !done; su++) {
+            if (s.h[su] != low || low >= r->n) continue;
+            int card = cnext_card(r, su, low);
+            if (!(c->comps[nd->comp].tops >> card & 1)) continue;
+            CExit *ex;
+            int e = cexits(c, r, nd->comp, CK_HOME, card, &ex);
+            if (e < 0) return e;
+            for (int32_t z = 0; z < ex->count; z++) {
+                CRes *res = &c->res[ex->first + (size_t)z];
+                if (res->emptied && r->refill && s.sl > 0) continue;  /* a refill follows */
+                s.h[su]++;
+                nd->comp = res->comp;
+                if (cedge(c, CK_HOME, card, nd->comp) < 0) return -2;
+                done = 1;
+                break;
+            }
+        }
+        if (!done) break;
+    }
+    nd->w0 = cw0(r, &s);
+    return 0;
+}
+
+static int ckid(CSearch *c, uint64_t w0, int32_t comp, int kind, int card) {
+    GROW(c->kids, c->nkids, c->kidcap, CNode, 4096);
+    CNode *k = &c->kids[c->nkids++];
+    k->w0 = w0; k->comp = comp; k->kind = (uint8_t)kind; k->card = (uint8_t)card;
+    return 0;
+}
+
+/* a node's moves, in search.py's order: home, from the waste, Czarina's emptying moves,
+ * deal */
+static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
+    XState s;
+    cskel(r, nd->w0, &s);
+    int w = s.waste ? r->stock[__builtin_ctzll(s.waste)] : -1;
+    if (w >= 0 && s.h[w & 3] == rel(r, w)) {
+        XState t = s; t.waste &= t.waste - 1; t.h[w & 3]++;
+        if (ckid(c, cw0(r, &t), nd->comp, E_WHOME, w) < 0) return -2;
+    }
+    for (int su = 0; su < r->suits; su++) {
+        if (s.h[su] >= r->n) continue;
+        int card = cnext_card(r, su, s.h[su]);
+        if (!(c->comps[nd->comp].tops >> card & 1)) continue;
+        CExit *ex;
+        int e = cexits(c, r, nd->comp, CK_HOME, card, &ex);
+        if (e < 0) return e;
+        size_t first = ex->first; int32_t count = ex->count;
+        for (int32_t z = 0; z < count; z++) {
+            XState t = s; t.h[su]++;
+            CRes res = c->res[first + (size_t)z];
+            int32_t rc = crefill(c, r, &res, &t);
+            if (rc < 0) return rc;
+            if (ckid(c, cw0(r, &t), rc, CK_HOME, card) < 0) return -2;
+        }
+    }
+    if (w >= 0) {
+        CExit *ex;
+        int e = cexits(c, r, nd->comp, CK_ADD, w, &ex);
+        if (e < 0) return e;
+        size_t first = ex->first; int32_t count = ex->count;
+        for (int32_t z = 0; z < count; z++) {
+            XState t = s; t.waste &= t.waste - 1;
+            if (ckid(c, cw0(r, &t), c->res[first + (size_t)z].comp, CK_ADD, w) < 0) return -2;
+        }
+    }
+    if (r->refill) {
+        CExit *ex;
+        int e = cexits(c, r, nd->comp, CK_EMPTY, 0, &ex);
+        if (e < 0) return e;
+        size_t first = ex->first; int32_t count = ex->count;
+        for (int32_t z = 0; z < count; z++) {
+            XState t = s;
+            CRes res = c->res[first + (size_t)z];
+            int32_t rc = crefill(c, r, &res, &t);
+            if (rc < 0) return rc;
+            if (ckid(c, cw0(r, &t), rc, CK_EMPTY, 0) < 0) return -2;
+        }
+    }
+    if (s.sl > 0) {
+        XState t = s; t.sl--; t.waste |= 1ULL << t.sl;
+        if (ckid(c, cw0(r, &t), nd->comp, E_DEAL, 0) < 0) return -2;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------ rebuilding a won line */
+
+typedef struct { XState st; int32_t parent; XMove via; } CB;  /* a breadth-first entry */
+
+/* the final move of an edge from the real position ``t``, if one leads to ``target``:
+ * 1 and the move (made on ``t``) */
+static int cfinal(Exact *x, CSearch *c, XState *t, const CEdge *e, XMove *out) {
+    const Relaxed *r = x->rx;
+    int n = r->ntab;
+    XMove cand[MAXTAB * MAXTAB];
+    int k = 0;
+    if (e->kind == CK_HOME) {
+        for (int i = 0; i < n; i++)
+            if (t->len[i] && t->c[i][t->len[i] - 1] == e->card) { cand[k].src = (int8_t)i; cand[k].dst = XFOUND; k++; }
+    } else if (e->kind == CK_ADD) {
+        int space_done = 0;
+        for (int j = 0; j < n; j++) {
+            if (t->len[j] && rel(r, t->c[j][t->len[j] - 1]) == rel(r, e->card) + 1) {
+                cand[k].src = -1; cand[k].dst = (int8_t)j; k++;
+            } else if (!t->len[j] && r->space_any && !space_done) {
+                space_done = 1; cand[k].src = -1; cand[k].dst = (int8_t)j; k++;
+            }
+        }
+    } else {  /* CK_EMPTY */
+        for (int i = 0; i < n; i++) {
+            if (t->len[i] != 1) continue;
+            for (int j = 0; j < n; j++)
+                if (j != i && t->len[j] && rel(r, t->c[j][t->len[j] - 1]) == rel(r, t->c[i][0]) + 1) {
+                    cand[k].src = (int8_t)i; cand[k].dst = (int8_t)j; k++;
+                }
+        }
+    }
+    for (int q = 0; q < k; q++) {
+        XState u = *t;
+        XMove m = cand[q];
+        xapply(x, &u, &m);
+        TKey tk;
+        if (tkey(r, u.len, (const uint8_t (*)[XMAXLEN])u.c, &tk) < 0) continue;
+        if (cmap_get(c, tk) == e->target) { *t = u; *out = m; return 1; }
+    }
+    return 0;
+}
+
+/* the real moves of the won line: x->line, from the edges */
+static int crebuild(Exact *x, CSearch *c) {
+    const Relaxed *r = x->rx;
+    XState cur = x->root;
+    x->nline = 0;
+    CB *q = NULL; size_t nq = 0, qcap = 0;
+    StateSet seen = {0};
+    int err = 0;
+    for (size_t ei = 0; ei < c->nedges && !err; ei++) {
+        const CEdge *e = &c->edges[ei];
+        XMove m;
+        if (e->kind == E_DEAL || e->kind == E_WHOME) {
+            m.src = e->kind == E_DEAL ? -2 : -1;
+            m.dst = e->kind == E_DEAL ? -1 : XFOUND;
+            xapply(x, &cur, &m);
+            if (xpush_line(x, m) < 0) err = -2;
+            continue;
+        }
+        /* breadth first over the real tableaux of cur's component */
+        nq = 0;
+        free(seen.slots);
+        if (set_init(&seen, 1024) < 0) { err = -2; break; }
+        if (nq == qcap) { qcap = qcap ? qcap * 2 : 1024; CB *v = realloc(q, qcap * sizeof(CB)); if (!v) { err = -2; break; } q = v; }
+        q[nq].st = cur; q[nq].parent = -1; nq++;
+        TKey tk;
+        tkey(r, cur.len, (const uint8_t (*)[XMAXLEN])cur.c, &tk);
+        RState sk = {tk.a, tk.b};
+        if (set_add(&seen, sk) < 0) { err = -2; break; }
+        int found = -1;
+        XMove fin;
+        XState after;
+        for (size_t h = 0; h < nq && found < 0; h++) {
+            XState t = q[h].st;
+            if (cfinal(x, c, &t, e, &fin)) { found = (int)h; after = t; break; }
+            int mv[MAXTAB * MAXTAB][2];
+            int nm = crev_moves(r, q[h].st.len, (const uint8_t (*)[XMAXLEN])q[h].st.c, mv);
+            for (int z = 0; z < nm; z++) {
+                XState u = q[h].st;
+                cmove(u.len, u.c, mv[z][0], mv[z][1]);
+                tkey(r, u.len, (const uint8_t (*)[XMAXLEN])u.c, &tk);
+                RState k2 = {tk.a, tk.b};
+                int added = set_add(&seen, k2);
+                if (added < 0) { err = -2; break; }
+                if (!added) continue;
+                if (nq == qcap) { qcap *= 2; CB *v = realloc(q, qcap * sizeof(CB)); if (!v) { err = -2; break; } q = v; }
+                q[nq].st = u; q[nq].parent = (int32_t)h;
+                q[nq].via.src = (int8_t)mv[z][0]; q[nq].via.dst = (int8_t)mv[z][1];
+                nq++;
+            }
+            if (err) break;
+        }
+        if (err) break;
+        if (found < 0) { err = -4; break; }  /* cannot happen: the search found this edge */
+        size_t mark = x->nline;
+        for (int32_t h = found; q[h].parent >= 0; h = q[h].parent)
+            if (xpush_line(x, q[h].via) < 0) { err = -2; break; }
+        /* the path was pushed last move first: turn it round */
+        for (size_t a = mark, b = x->nline; a + 1 < b; a++, b--) {
+            XMove tmp = x->line[a]; x->line[a] = x->line[b - 1]; x->line[b - 1] = tmp;
+        }
+        if (!err && xpush_line(x, fin) < 0) err = -2;
+        cur = after;
+    }
+    free(q); free(seen.slots);
+    return err;
+}
+
+/* ------------------------------------------------ the search */
+
+static int cframe(Exact *x, CSearch *c, const CNode *nd) {
+    GROW(c->stack, c->depth, c->scap, CFrame, 256);
+    size_t from = c->nkids;
+    int e = ckids(c, x->rx, nd);
+    if (e < 0) return e;
+    CFrame *f = &c->stack[c->depth++];
+    f->node = *nd; f->next = from; f->end = c->nkids; f->lend = c->nedges;
+    return 0;
+}
+
+/* is the node lost by the dead-end test or the relaxation's table? */
+static int ccut(Exact *x, CSearch *c, const CNode *nd) {
+    Relaxed *r = x->rx;
+    XState s;
+    cskel(r, nd->w0, &s);
+    uint64_t a = s.waste | ((uint64_t)s.sl << 56), b = 0;
+    for (int i = 0; i < r->suits; i++) b = with_h(b, i, s.h[i]);
+    if (r->use_cycle && __builtin_popcountll(s.waste) > 1 && waste_cycle(r, a, b)) return 1;
+    if (!x->cuts || r->disabled || !r->lost.count) return 0;
+    CComp *cc = &c->comps[nd->comp];
+    if (cc->rxc == -2) {  /* the relaxed component: that of any member's shape */
+        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
+        tdecode(r, c->members[cc->first], len, cd);
+        Piles p; p.n = 0;
+        for (int i = 0; i < r->ntab; i++)
+            if (len[i]) { p.t[p.n] = rel(r, cd[i][len[i] - 1]); p.len[p.n] = len[i]; p.n++; }
+        int32_t id = component(r, encode(&p));
+        c->comps[nd->comp].rxc = id < 0 ? -1 : id;
+        cc = &c->comps[nd->comp];
+    }
+    if (cc->rxc < 0) return 0;
+    b = make_b(b, cc->rxc);
+    if (autoplay(r, &a, &b) < 0) return 0;
+    RState k = {a, b};
+    return set_has(&r->lost, k);
+}
+
+static inline int cwon(const Relaxed *r, uint64_t w0) {
+    for (int i = 0; i < r->suits; i++) if ((int)((w0 >> (48 + 4 * i)) & 15) != r->n) return 0;
+    return 1;
+}
+
+/* 1 added, 0 seen, <0 error; empties a full table (the stack's nodes put back) */
+static int cseen(Exact *x, CSearch *c, const CNode *nd) {
+    int e = xtable_room(x);
+    if (e < 0) return e;
+    if (e == 1)
+        for (size_t i = 0; i < c->depth; i++) {
+            XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
+            xtable_put(x, k);
+        }
+    XKey k = {nd->w0, (uint64_t)(uint32_t)nd->comp, 0};
+    return xtable_put(x, k);
+}
+
+static int csearch_won(Exact *x, CSearch *c) {
+    int e = crebuild(x, c);
+    if (e < 0) return e;
+    x->done = 1;
+    x->verdict = "won";
+    return 0;
+}
+
+/* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
+ * a key too large) */
+static int csearch(Exact *x, double deadline, long long limit) {
+    CSearch *c = x->cs;
+    Relaxed *r = x->rx;
+    int e, checks = 0;
+    long long signals = 0;
+    if (!x->started) {
+        x->started = 1;
+        TKey tk;
+        if (tkey(r, x->root.len, (const uint8_t (*)[XMAXLEN])x->root.c, &tk) < 0) return -1;
+        CNode nd;
+        nd.w0 = xskeleton(r, &x->root);
+        if ((nd.comp = ccomp(c, r, tk)) < 0) return nd.comp;
+        if ((e = cauto(c, r, &nd)) < 0) return e;
+        if (cwon(r, nd.w0)) return csearch_won(x, c);
+        if ((e = cseen(x, c, &nd)) < 0) return e;
+        x->nodes++;
+        if (ccut(x, c, &nd)) { x->done = 1; x->verdict = "lost"; return 0; }
+        if ((e = cframe(x, c, &nd)) < 0) return e;
+    }
+    while (c->depth) {
+        CFrame *f = &c->stack[c->depth - 1];
+        if (f->next == f->end) {
+            c->depth--;
+            c->nkids = c->depth ? c->stack[c->depth - 1].end : 0;
+            c->nedges = c->depth ? c->stack[c->depth - 1].lend : 0;
+            continue;
+        }
+        CNode nd = c->kids[f->next++];
+        size_t mark = c->nedges;
+        if ((e = cedge(c, nd.kind, nd.card, nd.comp)) < 0) return e;
+        if ((e = cauto(c, r, &nd)) < 0) return e;
+        if (cwon(r, nd.w0)) return csearch_won(x, c);
+        if ((e = cseen(x, c, &nd)) < 0) return e;
+        if (!e || ccut(x, c, &nd)) { c->nedges = mark; continue; }
+        x->nodes++;
+        if ((e = cframe(x, c, &nd)) < 0) return e;
+        if (++checks >= 64) {
+            checks = 0;
+            if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now() >= deadline)) return 0;
+            if (++signals >= 256) {
+                signals = 0;
+                if (PyErr_CheckSignals() < 0) return -3;
+            }
+        }
+    }
+    x->done = 1;
+    x->verdict = "lost";
+    return 0;
+}
+
+static void cfree(CSearch *c) {
+    if (!c) return;
+    free(c->map); free(c->members); free(c->comps); free(c->exits); free(c->res);
+    free(c->kids); free(c->edges); free(c->stack);
+    free(c);
+}
+
+static CSearch *cnew(size_t max_members) {
+    CSearch *c = calloc(1, sizeof(CSearch));
+    if (!c) return NULL;
+    c->mcap = 1024; c->map = calloc(c->mcap, sizeof(CEntry));
+    c->ecap = 1024; c->exits = calloc(c->ecap, sizeof(CExit));
+    c->max_members = max_members;
+    if (!c->map || !c->exits) { cfree(c); return NULL; }
+    return c;
+}
+
 /* search(max_nodes, seconds) -> (verdict, line): goes on where the last call stopped;
  * the line is a list of (src, dst) as described at XMove */
 static PyObject *Exact_search(Exact *x, PyObject *args) {
@@ -1505,6 +2154,12 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
     int err = 0, checks = 0;
     long long signals = 0;
     x->verdict = "unknown";
+    if (x->cs) {
+        err = csearch(x, deadline, limit);
+        if (err == -1) { x->done = 1; x->verdict = "unknown"; err = 0; }  /* gave up */
+        if (err < 0) goto fail;
+        return xresult(x);
+    }
     if (!x->started) {
         x->started = 1;
         XState s = x->root;
@@ -1559,14 +2214,27 @@ fail:
 
 static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"relaxed", "stock_length", "waste", "foundations", "tableau",
-                             "cuts", "max_states", NULL};
+                             "cuts", "max_states", "guided", "components", "max_tableaux",
+                             NULL};
     PyObject *rx, *waste, *found, *tab;
     int sl, cuts;
     Py_ssize_t max_states;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn", kwlist, &RelaxedType, &rx, &sl,
-                                     &PyTuple_Type, &waste, &PyTuple_Type, &found,
-                                     &PyTuple_Type, &tab, &cuts, &max_states))
+    int guided = 0, components = 0;
+    Py_ssize_t max_tableaux = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppn", kwlist, &RelaxedType, &rx,
+                                     &sl, &PyTuple_Type, &waste, &PyTuple_Type, &found,
+                                     &PyTuple_Type, &tab, &cuts, &max_states, &guided,
+                                     &components, &max_tableaux))
         return -1;
+    if (max_tableaux <= 0) max_tableaux = max_states;
+    if (components && guided) {
+        PyErr_SetString(PyExc_ValueError, "the search by components is not guided");
+        return -1;
+    }
+    cfree(x->cs);
+    x->cs = NULL;
+    if (components && !(x->cs = cnew((size_t)max_tableaux))) { PyErr_NoMemory(); return -1; }
+    x->guided = guided;
     Relaxed *r = (Relaxed *)rx;
     if (r->packets || r->vacancy || r->nstock > 47 || PyTuple_GET_SIZE(tab) != r->ntab
             || PyTuple_GET_SIZE(found) > 8 || max_states < 1024 || sl < 0 || sl > r->nstock) {
@@ -1625,6 +2293,8 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
 }
 
 static void xfree(Exact *x) {
+    cfree(x->cs);
+    x->cs = NULL;
     free(x->slots); free(x->stack); free(x->moves); free(x->line);
     x->slots = NULL; x->stack = NULL; x->moves = NULL; x->line = NULL;
     x->cap = x->count = x->depth = x->scap = x->nmoves = x->mcap = x->nline = x->lcap = 0;
@@ -1648,6 +2318,12 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
 static PyObject *Exact_get_nodes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->nodes); }
 static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->count); }
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
+static PyObject *Exact_get_finished(Exact *x, void *c) { (void)c; return PyBool_FromLong(x->done); }
+static PyObject *Exact_get_components(Exact *x, void *c) {
+    (void)c;
+    if (!x->cs) return Py_BuildValue("(ii)", 0, 0);
+    return Py_BuildValue("(nn)", (Py_ssize_t)x->cs->ncomps, (Py_ssize_t)x->cs->nmem);
+}
 
 static PyMethodDef Exact_methods[] = {
     {"search", (PyCFunction)Exact_search, METH_VARARGS,
@@ -1660,6 +2336,8 @@ static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Exact_get_size, NULL, "positions in the table", NULL},
     {"flushes", (getter)Exact_get_flushes, NULL, "times the full table was emptied", NULL},
+    {"components", (getter)Exact_get_components, NULL, "components numbered, and their tableaux", NULL},
+    {"finished", (getter)Exact_get_finished, NULL, "decided, or given up (a component too large)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -22,9 +22,12 @@ class Exact:
     nodes: int
     size: int
     flushes: int
+    finished: bool
+    components: tuple[int, int]
     def __init__(self, relaxed: Relaxed, *, stock_length: int, waste: tuple[int, ...],
                  foundations: tuple[tuple[int, int], ...],
                  tableau: tuple[tuple[int, ...], ...], cuts: bool,
-                 max_states: int) -> None: ...
+                 max_states: int, guided: bool = False,
+                 components: bool = False, max_tableaux: int = 0) -> None: ...
     def search(self, max_nodes: int, seconds: float) -> tuple[str, list[tuple[int, int]]]: ...
     def release(self) -> None: ...

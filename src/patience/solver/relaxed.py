@@ -50,6 +50,9 @@ MAX_COMPILED_STATES = 5_800_000
 #: positions the compiled exact search keeps in its table of positions seen (24 bytes each,
 #: in a table at most 70% full: 201 MB); once it is full it is emptied, which costs time only
 MAX_EXACT_STATES = 5_800_000
+#: tableaux the search by components numbers (16 bytes each, and a map at most 70% full:
+#: about 150 MB); beyond this it gives up, and the search goes on position by position
+MAX_EXACT_TABLEAUX = 2_900_000
 
 if _relaxedc is not None:
     CompiledExact = _relaxedc.Exact
@@ -498,9 +501,10 @@ class RelaxedSearch:
         return str(verdict)
 
     # ------------------------------------------------------ exact, compiled
-    def exact(self, st: State) -> CompiledExact | None:
+    def exact(self, st: State, components: bool = False) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
-        "Compiled exact search"), cut by this relaxation's table; None where it does not
+        "Compiled exact search"), over tableau components with ``components``, cut by
+        this relaxation's table; None where it does not
         apply (no compiled module, packets, vacancies, building in colours, or another
         deal)."""
         c = self.compiled
@@ -515,7 +519,8 @@ class RelaxedSearch:
             foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
                               for f in (p[i] for i in rules.found)),
             tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=True,
-            max_states=MAX_EXACT_STATES)
+            max_states=MAX_EXACT_STATES, components=components,
+            max_tableaux=MAX_EXACT_TABLEAUX)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
         """The compiled exact search's winning line as moves: a source is -1 (the waste),

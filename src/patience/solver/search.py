@@ -562,20 +562,23 @@ class _RelaxedRun(_Search):
 class _CompiledRun(_Search):
     """The exact search compiled (``_relaxedc.Exact``, docs/solver.md, "Compiled exact
     search"): every position reachable in Four Seasons or Czarina, depth first, cut by the
-    dead-end test and by the relaxation's table of lost positions.  Resumable; either
-    verdict is exact."""
+    dead-end test and by the relaxation's table of lost positions; first over tableau
+    components, and over single positions if that search gives up (a component too large
+    for its table).  Resumable; either verdict is exact."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  rx: relaxed.RelaxedSearch) -> None:
         super().__init__(solver, state, prune)
         self.visited = ()
         self.rx = rx
-        self.c: relaxed.CompiledExact | None = rx.exact(state)
+        self.state = state
+        self.by_components = True
+        self.c: relaxed.CompiledExact | None = rx.exact(state, components=True)
         self.size = 0
 
     @property
     def table_size(self) -> int:
-        return self.size if self.c is None else self.c.size
+        return self.size if self.c is None else max(self.size, self.c.size)
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self.c is None:
@@ -590,12 +593,16 @@ class _CompiledRun(_Search):
         if verdict != UNKNOWN:
             self.status = verdict
             self.release()
+        elif self.c.finished and self.by_components:  # gave up: position by position
+            self.release()
+            self.by_components = False
+            self.c = self.rx.exact(self.state)
         return self.status
 
     def release(self) -> None:
-        """Frees the table (a solve is over)."""
+        """Frees the tables (a solve is over)."""
         if self.c is not None:
-            self.size = self.c.size
+            self.size = max(self.size, self.c.size)
             self.c.release()
             self.c = None
 
@@ -821,6 +828,7 @@ class Solver:
             return self._result(guided, WON, start, track_memory)
         rx: relaxed.RelaxedSearch | None = None
         rx_run: _RelaxedRun | None = None
+        compiled: _CompiledRun | None = None
         prune: Prune | None = dead_end
         searched: list[_Search] = [guided]  # every run, for the counters
 
@@ -833,25 +841,37 @@ class Solver:
             known_lost = rx.known_lost
             prune = known_lost if dead_end is None else \
                 (lambda st: dead_end(st) or known_lost(st))
+            # the exact search compiled, by components, where there is one (Four Seasons,
+            # Czarina): it finds in a fraction of a second most wins the guided one missed
+            early = _CompiledRun(self, state, prune, rx)
+            if early.c is not None or early.status != UNKNOWN:
+                compiled = early
+                held.append(early)
+                searched.append(early)
+                status = early.run(share(0.35), node_share(0.2))
+                if status != UNKNOWN:
+                    return self._exact_result(early, status, start, track_memory,
+                                              others(early), rx)
             # the relaxation's winning lines as a guide (docs/solver.md, "Plans"); its
             # first relaxed search, from the root, may prove the deal lost already
             plan = _PlanRun(self, state, prune, rx)
             searched.append(plan)
-            if plan.run(share(0.5), node_share(0.3)) == WON:
+            if plan.run(share(0.6), node_share(0.3)) == WON:
                 return self._result(plan, WON, start, track_memory, extra=others(plan))
             rx_run = _RelaxedRun(self, state, rx)
             searched.append(rx_run)
-            if known_lost(state) or rx_run.run(share(0.6), node_share(0.2)) == LOST:
+            if known_lost(state) or rx_run.run(share(0.7), node_share(0.2)) == LOST:
                 result = self._result(plan, LOST, start, track_memory, extra=others(plan))
                 result.proof = "relaxation"
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
+        searched = [r for r in searched if r is not compiled]
         runs: list[_Search] = [
             *searched, _Run(self, state, dead_end, guided=True, variant=1),
             *searched[1:2],  # the plan search, when there is one, has two turns a round
             _Run(self, state, dead_end, guided=True, variant=2)]
-        exact = self.exact_runs(state, prune, rx)
-        held += [r for r in exact if isinstance(r, _CompiledRun)]
+        exact: list[_Search] = [compiled] if compiled is not None else \
+            self.exact_runs(state, prune)
         runs += exact
         searched = list(dict.fromkeys(runs))
         if rx_run is not None:
@@ -871,13 +891,13 @@ class Solver:
                     limit = run.nodes + max(0, min(room, 20_000))
                 status = run.run(step_deadline, limit)
                 if status == WON or (status == LOST and run in exact):
-                    result = self._result(run, status, start, track_memory, extra=others(run))
                     if run is rx_run:
+                        result = self._result(run, status, start, track_memory,
+                                              extra=others(run))
                         result.proof = "relaxation"
-                    elif status == LOST:
-                        result.proof = "exhausted" if rx is None else \
-                            "exhausted (with cuts proven by the relaxation)"
-                    return result
+                        return result
+                    return self._exact_result(run, status, start, track_memory, others(run),
+                                              rx)
                 if status == LOST or (run is rx_run and rx_run.dry):
                     runs.remove(run)  # ran dry (a guided search, a won relaxation): no proof
             out_of_time = deadline is not None and time.perf_counter() >= deadline
@@ -885,6 +905,15 @@ class Solver:
             if out_of_time or out_of_nodes:
                 best = max(searched, key=lambda r: r.best_progress)
                 return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
+
+    def _exact_result(self, run: _Search, status: str, start: float, track_memory: bool,
+                      extra: int, rx: relaxed.RelaxedSearch | None) -> SolveResult:
+        """The result of a run that decided (a loss only from an exact search)."""
+        result = self._result(run, status, start, track_memory, extra=extra)
+        if status == LOST:
+            result.proof = "exhausted" if rx is None else \
+                "exhausted (with cuts proven by the relaxation)"
+        return result
 
     def probe(self, state: State, max_nodes: int) -> SolveResult:
         """Only the guided search, within ``max_nodes``: a quick look for a win (the fair
@@ -895,16 +924,11 @@ class Solver:
         status = guided.run(None, max_nodes)
         return self._result(guided, WON if status == WON else UNKNOWN, start, False)
 
-    def exact_runs(self, state: State, prune: Prune | None,
-                   rx: relaxed.RelaxedSearch | None = None) -> list[_Search]:
-        """The exact searches tried in turns: each explores every position, in its own
-        order and grouping, so whichever finishes first decides.  Where the exact search
-        is compiled (Four Seasons, Czarina), it is the only one: it searches the same
-        positions some hundred times faster."""
-        if rx is not None:
-            compiled = _CompiledRun(self, state, prune, rx)
-            if compiled.c is not None or compiled.status != UNKNOWN:
-                return [compiled]
+    def exact_runs(self, state: State, prune: Prune | None) -> list[_Search]:
+        """The exact searches tried in turns where none is compiled: each explores every
+        position, in its own order and grouping, so whichever finishes first decides.
+        (Where the exact search is compiled, Four Seasons and Czarina, it is the only one:
+        it searches the same positions some hundred times faster.)"""
         runs: list[_Search] = []
         if self.components:
             runs.append(_ComponentRun(self, state, prune))
