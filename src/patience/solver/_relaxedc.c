@@ -1,4 +1,6 @@
-/* The relaxed game of the Four Seasons family, compiled (docs/solver.md, "Relaxation").
+/* The relaxed game of the Four Seasons family, compiled (docs/solver.md, "Relaxation"),
+ * and, below it, the exact search of Four Seasons and Czarina (docs/solver.md, "Compiled
+ * exact search"), which shares the relaxation's deal, dead-end test and table.
  *
  * The same search as relaxed.RelaxedSearch.search, position for position and in the same
  * order, for games of at most seven tableau piles: Four Seasons and Czarina (acyclic: a
@@ -2357,7 +2359,7 @@ static PyTypeObject ExactType = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_relaxedc",
-    .m_doc = "The relaxed game, compiled.",
+    .m_doc = "The relaxed game and the exact search of the Four Seasons family, compiled.",
     .m_size = -1,
 };
 
