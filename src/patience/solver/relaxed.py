@@ -501,10 +501,12 @@ class RelaxedSearch:
         return str(verdict)
 
     # ------------------------------------------------------ exact, compiled
-    def exact(self, st: State, components: bool = False) -> CompiledExact | None:
+    def exact(self, st: State, components: bool = False,
+              guided: bool = False) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
-        "Compiled exact search"), over tableau components with ``components``, cut by
-        this relaxation's table; None where it does not
+        "Compiled exact search"), over tableau components with ``components``, or over
+        the guided search's moves only with ``guided``, cut by this relaxation's table;
+        None where it does not
         apply (no compiled module, packets, vacancies, building in colours, or another
         deal)."""
         c = self.compiled
@@ -519,7 +521,7 @@ class RelaxedSearch:
             foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
                               for f in (p[i] for i in rules.found)),
             tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=True,
-            max_states=MAX_EXACT_STATES, components=components,
+            max_states=MAX_EXACT_STATES, components=components, guided=guided,
             max_tableaux=MAX_EXACT_TABLEAUX)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:

@@ -564,16 +564,19 @@ class _CompiledRun(_Search):
     search"): every position reachable in Four Seasons or Czarina, depth first, cut by the
     dead-end test and by the relaxation's table of lost positions; first over tableau
     components, and over single positions if that search gives up (a component too large
-    for its table).  Resumable; either verdict is exact."""
+    for its table).  Resumable; either verdict is exact.  With ``guided``, the guided
+    search's moves only (``Solver.guided_filter``), position by position: its wins are
+    real, and running dry (``lost``) proves nothing."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
-                 rx: relaxed.RelaxedSearch) -> None:
+                 rx: relaxed.RelaxedSearch, guided: bool = False) -> None:
         super().__init__(solver, state, prune)
         self.visited = ()
         self.rx = rx
         self.state = state
-        self.by_components = True
-        self.c: relaxed.CompiledExact | None = rx.exact(state, components=True)
+        self.by_components = not guided
+        self.c: relaxed.CompiledExact | None = rx.exact(state, components=not guided,
+                                                        guided=guided)
         self.size = 0
 
     @property
@@ -823,21 +826,31 @@ class Solver:
             return None if deadline is not None else 200_000
 
         dead_end = self.dead_end
-        guided = _Run(self, state, dead_end, guided=True)
-        if guided.run(share(0.1), node_share(0.1)) == WON:
-            return self._result(guided, WON, start, track_memory)
         rx: relaxed.RelaxedSearch | None = None
+        if self.relaxable:
+            rx = relaxed.RelaxedSearch(self.rules, state)
+            held.append(rx)
+        guided = _Run(self, state, dead_end, guided=True)
+        searched: list[_Search] = [guided]  # every run, for the counters
+        # the guided search compiled, where it is (Four Seasons, Czarina): the same moves,
+        # a hundred times as many positions in its share of the budget
+        first: _Search = guided
+        if rx is not None:
+            fast = _CompiledRun(self, state, dead_end, rx, guided=True)
+            if fast.c is not None:
+                held.append(fast)
+                searched.append(fast)
+                first = fast
+        if first.run(share(0.1), node_share(0.1)) == WON:
+            return self._result(first, WON, start, track_memory)
         rx_run: _RelaxedRun | None = None
         compiled: _CompiledRun | None = None
         prune: Prune | None = dead_end
-        searched: list[_Search] = [guided]  # every run, for the counters
 
         def others(run: _Search | None) -> int:
             return sum(r.nodes for r in searched if r is not run)
 
-        if self.relaxable:
-            rx = relaxed.RelaxedSearch(self.rules, state)
-            held.append(rx)
+        if rx is not None:
             known_lost = rx.known_lost
             prune = known_lost if dead_end is None else \
                 (lambda st: dead_end(st) or known_lost(st))
@@ -868,9 +881,10 @@ class Solver:
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
         searched = [r for r in searched if r is not compiled]
+        plans = [r for r in searched if isinstance(r, _PlanRun)]
         runs: list[_Search] = [
             *searched, _Run(self, state, dead_end, guided=True, variant=1),
-            *searched[1:2],  # the plan search, when there is one, has two turns a round
+            *plans,  # the plan search, when there is one, has two turns a round
             _Run(self, state, dead_end, guided=True, variant=2)]
         exact: list[_Search] = [compiled] if compiled is not None else \
             self.exact_runs(state, prune)
