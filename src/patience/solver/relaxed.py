@@ -133,7 +133,11 @@ class RelaxedSearch:
         self.space = spec.space
         self.stock_to_space = spec.stock_to_space
         self.packets = spec.runs is Runs.PACKET
-        self.stock = root.piles[rules.stock]
+        # the stock as dealt from: its cards still to come, then (from a position past the
+        # opening) the waste's cards, top first, as if just dealt in that order, which is
+        # where they came from (a one-pass stock)
+        waste = root.piles[rules.waste] if rules.waste >= 0 else ()
+        self.stock = root.piles[rules.stock] + tuple(reversed(waste))
         self.base = root.base
         self.stock_pos = [-1] * 64
         for i, c in enumerate(self.stock):

@@ -837,7 +837,9 @@ class Solver:
         first: _Search = guided
         if rx is not None:
             fast = _CompiledRun(self, state, dead_end, rx, guided=True)
-            if fast.c is not None:
+            if fast.c is None or fast.status != UNKNOWN:  # (decided at the root: won)
+                fast.release()
+            else:
                 held.append(fast)
                 searched.append(fast)
                 first = fast
