@@ -31,13 +31,8 @@ def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = Fal
         start = rx.relax(st)
         assert start is not None
         rx.search(start)
-    p = st.piles
-    c = relaxed.CompiledExact(
-        rx.compiled, stock_length=len(p[rules.stock]), waste=tuple(p[rules.waste]),
-        foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
-                          for f in (p[i] for i in rules.found)),
-        tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts, max_states=max_states,
-        components=components, max_tableaux=1_000_000)
+    c = rx.exact(st, components, cuts=cuts, max_states=max_states, max_tableaux=1_000_000)
+    assert c is not None
     return rx, c
 
 

@@ -1219,8 +1219,6 @@ typedef struct {
     XMove *line; size_t nline, lcap;
 } Exact;
 
-static inline int xrel(const Relaxed *r, int c) { return rel(r, c); }
-
 typedef struct { uint64_t a, b; } TKey;  /* a tableau's sorted piles (see above) */
 
 /* the tableau's key: -1 when it does not fit in 128 bits */
@@ -1397,13 +1395,13 @@ static int xsafe(const Exact *x, const XState *s, XMove *m) {
     for (int i = 0; i < r->suits; i++) if (s->h[i] < low) low = s->h[i];
     int w = xwaste_top(r, s);
     if (w >= 0) {
-        int rk = xrel(r, w);
+        int rk = rel(r, w);
         if (rk <= low && s->h[w & 3] == rk) { m->src = -1; m->dst = XFOUND; return 1; }
     }
     for (int i = 0; i < r->ntab; i++) {
         int L = s->len[i];
         if (!L || (L == 1 && r->refill && s->sl > 0)) continue;
-        int c = s->c[i][L - 1], rk = xrel(r, c);
+        int c = s->c[i][L - 1], rk = rel(r, c);
         if (rk <= low && s->h[c & 3] == rk) { m->src = (int8_t)i; m->dst = XFOUND; return 1; }
     }
     return 0;
@@ -1449,29 +1447,29 @@ static int xmoves(Exact *x, const XState *s) {
     int w = xwaste_top(r, s);
     int space = -1;
     if (r->space_any) for (int i = 0; i < n; i++) if (!s->len[i]) { space = i; break; }
-    if (w >= 0 && s->h[w & 3] == xrel(r, w)) e |= xpush_move(x, -1, XFOUND);
+    if (w >= 0 && s->h[w & 3] == rel(r, w)) e |= xpush_move(x, -1, XFOUND);
     for (int i = 0; i < n; i++) {
         int L = s->len[i];
         if (!L) continue;
         int c = s->c[i][L - 1];
-        if (s->h[c & 3] == xrel(r, c)) e |= xpush_move(x, i, XFOUND);
+        if (s->h[c & 3] == rel(r, c)) e |= xpush_move(x, i, XFOUND);
     }
     if (w >= 0) {
-        int rk = xrel(r, w);
+        int rk = rel(r, w);
         for (int j = 0; j < n; j++)
-            if (s->len[j] && xrel(r, s->c[j][s->len[j] - 1]) == rk + 1) e |= xpush_move(x, -1, j);
+            if (s->len[j] && rel(r, s->c[j][s->len[j] - 1]) == rk + 1) e |= xpush_move(x, -1, j);
         if (space >= 0) e |= xpush_move(x, -1, space);
     }
     for (int i = 0; i < n; i++) {
         int L = s->len[i];
         if (!L) continue;
-        int rk = xrel(r, s->c[i][L - 1]);
+        int rk = rel(r, s->c[i][L - 1]);
         if (x->guided && L > 1) {
             int below = s->c[i][L - 2];
-            if (s->h[below & 3] != xrel(r, below)) continue;
+            if (s->h[below & 3] != rel(r, below)) continue;
         }
         for (int j = 0; j < n; j++)
-            if (j != i && s->len[j] && xrel(r, s->c[j][s->len[j] - 1]) == rk + 1)
+            if (j != i && s->len[j] && rel(r, s->c[j][s->len[j] - 1]) == rk + 1)
                 e |= xpush_move(x, i, j);
         if (space >= 0 && L > 1) e |= xpush_move(x, i, space);
     }
@@ -1479,24 +1477,49 @@ static int xmoves(Exact *x, const XState *s) {
     return e ? -2 : 0;
 }
 
-/* is ``s`` lost by the dead-end test or by the relaxation's table?  (A relaxed search from
- * each position's image, of 30 or 300 relaxed positions, cut 10-20% of Czarina positions
- * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
-static int xcut(Exact *x, const XState *s) {
-    Relaxed *r = x->rx;
-    uint64_t a = s->waste | ((uint64_t)s->sl << 56), b = 0;
-    for (int i = 0; i < r->suits; i++) b = with_h(b, i, s->h[i]);
-    if (r->use_cycle && __builtin_popcountll(s->waste) > 1 && waste_cycle(r, a, b)) return 1;
-    if (!x->cuts || r->disabled || !r->lost.count) return 0;
+/* Czarina's dead-end test on the skeleton of ``s``; ``a`` and ``b`` are its relaxed
+ * words, the tableau's component left out */
+static int xdead(const Relaxed *r, const XState *s, uint64_t *a, uint64_t *b) {
+    *a = s->waste | ((uint64_t)s->sl << 56);
+    *b = 0;
+    for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
+    return r->use_cycle && __builtin_popcountll(s->waste) > 1 && waste_cycle(r, *a, *b);
+}
+
+/* can the relaxation's table cut anything? */
+static inline int xcuts(const Exact *x) {
+    return x->cuts && !x->rx->disabled && x->rx->lost.count;
+}
+
+/* the relaxed component of a tableau's shape: -1 when too large to enumerate (or no
+ * memory), which cuts nothing */
+static int32_t xshape_component(Relaxed *r, const uint8_t *len, const uint8_t (*cd)[XMAXLEN]) {
     Piles p; p.n = 0;
     for (int i = 0; i < r->ntab; i++)
-        if (s->len[i]) { p.t[p.n] = xrel(r, s->c[i][s->len[i] - 1]); p.len[p.n] = s->len[i]; p.n++; }
+        if (len[i]) { p.t[p.n] = rel(r, cd[i][len[i] - 1]); p.len[p.n] = len[i]; p.n++; }
     int32_t id = component(r, encode(&p));
-    if (id < 0) return 0;  /* too large to enumerate (or no memory): no cut */
+    return id < 0 ? -1 : id;
+}
+
+/* is the relaxed position (``a``, ``b`` with component ``id``), after its safe moves, in
+ * the relaxation's table of lost positions? */
+static int xrelaxed_lost(Relaxed *r, uint64_t a, uint64_t b, int32_t id) {
+    if (id < 0) return 0;
     b = make_b(b, id);
     if (autoplay(r, &a, &b) < 0) return 0;
     RState k = {a, b};
     return set_has(&r->lost, k);
+}
+
+/* is ``s`` lost by the dead-end test or by the relaxation's table?  (A relaxed search from
+ * each position's image, of 30 or 300 relaxed positions, cut 10-20% of Czarina positions
+ * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
+static int xcut(Exact *x, const XState *s) {
+    uint64_t a, b;
+    if (xdead(x->rx, s, &a, &b)) return 1;
+    if (!xcuts(x)) return 0;
+    return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
+                                                       (const uint8_t (*)[XMAXLEN])s->c));
 }
 
 /* pushes a frame for ``s``, whose line part ends at Exact.nline */
@@ -1787,8 +1810,6 @@ static int32_t crefill(CSearch *c, const Relaxed *r, const CRes *res, XState *s)
     return ccomp(c, r, k);
 }
 
-static inline uint64_t cw0(const Relaxed *r, const XState *s) { return xskeleton(r, s); }
-
 static int cedge(CSearch *c, int kind, int card, int32_t target) {
     GROW(c->edges, c->nedges, c->edgecap, CEdge, 1024);
     c->edges[c->nedges].kind = (uint8_t)kind;
@@ -1831,7 +1852,7 @@ static int cauto(CSearch *c, const Relaxed *r, CNode *nd) {
         }
         if (!done) break;
     }
-    nd->w0 = cw0(r, &s);
+    nd->w0 = xskeleton(r, &s);
     return 0;
 }
 
@@ -1850,7 +1871,7 @@ static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
     int w = s.waste ? r->stock[__builtin_ctzll(s.waste)] : -1;
     if (w >= 0 && s.h[w & 3] == rel(r, w)) {
         XState t = s; t.waste &= t.waste - 1; t.h[w & 3]++;
-        if (ckid(c, cw0(r, &t), nd->comp, E_WHOME, w) < 0) return -2;
+        if (ckid(c, xskeleton(r, &t), nd->comp, E_WHOME, w) < 0) return -2;
     }
     for (int su = 0; su < r->suits; su++) {
         if (s.h[su] >= r->n) continue;
@@ -1865,7 +1886,7 @@ static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
             CRes res = c->res[first + (size_t)z];
             int32_t rc = crefill(c, r, &res, &t);
             if (rc < 0) return rc;
-            if (ckid(c, cw0(r, &t), rc, CK_HOME, card) < 0) return -2;
+            if (ckid(c, xskeleton(r, &t), rc, CK_HOME, card) < 0) return -2;
         }
     }
     if (w >= 0) {
@@ -1875,7 +1896,7 @@ static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
         size_t first = ex->first; int32_t count = ex->count;
         for (int32_t z = 0; z < count; z++) {
             XState t = s; t.waste &= t.waste - 1;
-            if (ckid(c, cw0(r, &t), c->res[first + (size_t)z].comp, CK_ADD, w) < 0) return -2;
+            if (ckid(c, xskeleton(r, &t), c->res[first + (size_t)z].comp, CK_ADD, w) < 0) return -2;
         }
     }
     if (r->refill) {
@@ -1888,12 +1909,12 @@ static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
             CRes res = c->res[first + (size_t)z];
             int32_t rc = crefill(c, r, &res, &t);
             if (rc < 0) return rc;
-            if (ckid(c, cw0(r, &t), rc, CK_EMPTY, 0) < 0) return -2;
+            if (ckid(c, xskeleton(r, &t), rc, CK_EMPTY, 0) < 0) return -2;
         }
     }
     if (s.sl > 0) {
         XState t = s; t.sl--; t.waste |= 1ULL << t.sl;
-        if (ckid(c, cw0(r, &t), nd->comp, E_DEAL, 0) < 0) return -2;
+        if (ckid(c, xskeleton(r, &t), nd->comp, E_DEAL, 0) < 0) return -2;
     }
     return 0;
 }
@@ -2025,26 +2046,16 @@ static int ccut(Exact *x, CSearch *c, const CNode *nd) {
     Relaxed *r = x->rx;
     XState s;
     cskel(r, nd->w0, &s);
-    uint64_t a = s.waste | ((uint64_t)s.sl << 56), b = 0;
-    for (int i = 0; i < r->suits; i++) b = with_h(b, i, s.h[i]);
-    if (r->use_cycle && __builtin_popcountll(s.waste) > 1 && waste_cycle(r, a, b)) return 1;
-    if (!x->cuts || r->disabled || !r->lost.count) return 0;
+    uint64_t a, b;
+    if (xdead(r, &s, &a, &b)) return 1;
+    if (!xcuts(x)) return 0;
     CComp *cc = &c->comps[nd->comp];
     if (cc->rxc == -2) {  /* the relaxed component: that of any member's shape */
         uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
         tdecode(r, c->members[cc->first], len, cd);
-        Piles p; p.n = 0;
-        for (int i = 0; i < r->ntab; i++)
-            if (len[i]) { p.t[p.n] = rel(r, cd[i][len[i] - 1]); p.len[p.n] = len[i]; p.n++; }
-        int32_t id = component(r, encode(&p));
-        c->comps[nd->comp].rxc = id < 0 ? -1 : id;
-        cc = &c->comps[nd->comp];
+        cc->rxc = xshape_component(r, len, (const uint8_t (*)[XMAXLEN])cd);
     }
-    if (cc->rxc < 0) return 0;
-    b = make_b(b, cc->rxc);
-    if (autoplay(r, &a, &b) < 0) return 0;
-    RState k = {a, b};
-    return set_has(&r->lost, k);
+    return xrelaxed_lost(r, a, b, cc->rxc);
 }
 
 static inline int cwon(const Relaxed *r, uint64_t w0) {

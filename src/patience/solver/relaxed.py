@@ -505,12 +505,13 @@ class RelaxedSearch:
         return str(verdict)
 
     # ------------------------------------------------------ exact, compiled
-    def exact(self, st: State, components: bool = False,
-              guided: bool = False) -> CompiledExact | None:
+    def exact(self, st: State, components: bool = False, guided: bool = False, *,
+              cuts: bool = True, max_states: int | None = None,
+              max_tableaux: int | None = None) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
         "Compiled exact search"), over tableau components with ``components``, or over
-        the guided search's moves only with ``guided``, cut by this relaxation's table;
-        None where it does not
+        the guided search's moves only with ``guided``, cut by this relaxation's table
+        (unless ``cuts`` is false; the tables' sizes may be given); None where it does not
         apply (no compiled module, packets, vacancies, building in colours, or another
         deal)."""
         c = self.compiled
@@ -524,9 +525,10 @@ class RelaxedSearch:
             c, stock_length=len(p[rules.stock]), waste=tuple(p[rules.waste]),
             foundations=tuple((f[0] & 3, len(f)) if f else (-1, 0)
                               for f in (p[i] for i in rules.found)),
-            tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=True,
-            max_states=MAX_EXACT_STATES, components=components, guided=guided,
-            max_tableaux=MAX_EXACT_TABLEAUX)
+            tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts,
+            max_states=MAX_EXACT_STATES if max_states is None else max_states,
+            components=components, guided=guided,
+            max_tableaux=MAX_EXACT_TABLEAUX if max_tableaux is None else max_tableaux)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
         """The compiled exact search's winning line as moves: a source is -1 (the waste),
