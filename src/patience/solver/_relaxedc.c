@@ -1185,6 +1185,8 @@ typedef struct {
 } XState;
 
 typedef struct { uint64_t w0, w1, w2; } XKey;
+typedef struct { uint64_t w0; int dead; } DEntry;  /* a cached answer of xdead */
+#define DCACHE 65536
 typedef struct CSearch CSearch;  /* the search by components, below */
 
 /* a move: src -1 the waste, -2 deal, else a tableau pile; dst a tableau pile, or
@@ -1212,6 +1214,7 @@ typedef struct {
     XKey *slots;
     size_t cap, count, max_cap;
     long long flushes;
+    DEntry *dcache;    /* xdead's answers, by skeleton */
     long long nodes;
     /* the stack, the moves of its frames, and the line of moves that led to each frame */
     XFrame *stack; size_t depth, scap;
@@ -1220,67 +1223,101 @@ typedef struct {
 } Exact;
 
 typedef struct { uint64_t a, b; } TKey;  /* a tableau's sorted piles (see above) */
+typedef unsigned __int128 U128;
+
+/* A pile as one word, its code: length << 58 | bottom card << 52 | the suit of each card
+ * above the bottom, 2 bits each, the second card in the lowest bits; 0 for an empty pile.
+ * Codes compare as tkey sorts the piles, and a tableau key is its codes, sorted, packed. */
+#define PLEN(code) ((int)((code) >> 58))
+#define PLOW ((1ULL << 58) - 1)
+
+static inline uint64_t pcode(const uint8_t *cards, int L) {
+    if (!L) return 0;
+    uint64_t v = ((uint64_t)L << 58) | ((uint64_t)cards[0] << 52);
+    for (int j = 1; j < L; j++) v |= (uint64_t)(cards[j] & 3) << (2 * (j - 1));
+    return v;
+}
+
+static inline int ptop(const Relaxed *r, uint64_t code) {  /* -1 for an empty pile */
+    int L = PLEN(code);
+    if (!L) return -1;
+    int bottom = (int)((code >> 52) & 63);
+    if (L == 1) return bottom;
+    return (((bottom >> 2) + r->n - (L - 1)) % r->n) * 4 + (int)((code >> (2 * (L - 2))) & 3);
+}
+
+static inline uint64_t ppop(uint64_t code) {
+    int L = PLEN(code);
+    if (L <= 1) return 0;
+    return ((code & PLOW) & ~(3ULL << (2 * (L - 2)))) | ((uint64_t)(L - 1) << 58);
+}
+
+static inline uint64_t ppush(uint64_t code, int card) {
+    int L = PLEN(code);
+    if (!L) return (1ULL << 58) | ((uint64_t)card << 52);
+    return (code & PLOW) | ((uint64_t)(L + 1) << 58) | ((uint64_t)(card & 3) << (2 * (L - 1)));
+}
+
+/* the key of a tableau given as codes (in any order): -1 when it does not fit in 128 bits */
+static inline int tpack(const Relaxed *r, const uint64_t *codes, TKey *k) {
+    uint64_t code[MAXTAB];
+    int n = r->ntab;
+    for (int i = 0; i < n; i++) {  /* sorted, largest first */
+        uint64_t x = codes[i]; int j = i;
+        while (j > 0 && code[j - 1] < x) { code[j] = code[j - 1]; j--; }
+        code[j] = x;
+    }
+    U128 w = 0;
+    int bit = 0;
+    for (int i = 0; i < n; i++) {
+        int L = PLEN(code[i]);
+        int nb = L ? 10 + 2 * (L - 1) : 4;
+        if (bit + nb > 128) return -1;
+        uint64_t field = (uint64_t)L | ((code[i] >> 52) & 63) << 4
+                         | (code[i] & ((1ULL << 52) - 1)) << 10;
+        w |= (U128)field << bit;
+        bit += nb;
+    }
+    k->a = (uint64_t)w; k->b = (uint64_t)(w >> 64);
+    return 0;
+}
+
+/* the codes of a tableau key, in its sorted order (empty piles last) */
+static inline void tunpack(const Relaxed *r, TKey k, uint64_t *code) {
+    U128 w = (U128)k.a | (U128)k.b << 64;
+    for (int i = 0; i < r->ntab; i++) {
+        int L = (int)(w & 15);
+        if (!L) { code[i] = 0; w >>= 4; continue; }
+        int nb = 10 + 2 * (L - 1);
+        code[i] = (uint64_t)L << 58 | (uint64_t)((w >> 4) & 63) << 52
+                  | (uint64_t)((w >> 10) & ((1ULL << (2 * (L - 1))) - 1));
+        w >>= nb;
+    }
+}
 
 /* the tableau's key: -1 when it does not fit in 128 bits */
 static inline int tkey(const Relaxed *r, const uint8_t *len, const uint8_t (*c)[XMAXLEN],
                        TKey *k) {
     uint64_t code[MAXTAB];
-    int n = r->ntab;
-    for (int i = 0; i < n; i++) {
-        int L = len[i];
-        if (!L) { code[i] = 0; continue; }
-        uint64_t v = ((uint64_t)L << 58) | ((uint64_t)c[i][0] << 52);
-        for (int j = 1; j < L; j++) v |= (uint64_t)(c[i][j] & 3) << (2 * (j - 1));
-        code[i] = v;
-    }
-    for (int i = 1; i < n; i++) {  /* sorted, largest first */
-        uint64_t x = code[i]; int j = i;
-        while (j > 0 && code[j - 1] < x) { code[j] = code[j - 1]; j--; }
-        code[j] = x;
-    }
-    uint64_t w[2] = {0, 0};
-    int bit = 0;
-#define XPUT(v, nb) do { \
-        uint64_t v_ = (v); int nb_ = (nb); \
-        if (bit + nb_ > 128) return -1; \
-        int wi_ = bit >> 6, off_ = bit & 63; \
-        w[wi_] |= v_ << off_; \
-        if (off_ + nb_ > 64) w[wi_ + 1] |= v_ >> (64 - off_); \
-        bit += nb_; } while (0)
-    for (int i = 0; i < n; i++) {
-        int L = (int)(code[i] >> 58);
-        XPUT((uint64_t)L, 4);
-        if (!L) continue;
-        XPUT((code[i] >> 52) & 63, 6);
-        for (int j = 1; j < L; j++) XPUT((code[i] >> (2 * (j - 1))) & 3, 2);
-    }
-#undef XPUT
-    k->a = w[0]; k->b = w[1];
-    return 0;
+    for (int i = 0; i < r->ntab; i++) code[i] = pcode(c[i], len[i]);
+    return tpack(r, code, k);
 }
 
 /* the piles of a tableau key, in its sorted order (empty piles last) */
 static void tdecode(const Relaxed *r, TKey k, uint8_t *len, uint8_t (*c)[XMAXLEN]) {
-    uint64_t w[2] = {k.a, k.b};
-    int bit = 0;
-#define XGET(nb) (bit += (nb), \
-        (((bit - (nb)) & 63) + (nb) > 64 \
-         ? ((w[(bit - (nb)) >> 6] >> ((bit - (nb)) & 63)) \
-            | (w[((bit - (nb)) >> 6) + 1] << (64 - ((bit - (nb)) & 63)))) \
-         : (w[(bit - (nb)) >> 6] >> ((bit - (nb)) & 63))) & ((1ULL << (nb)) - 1))
+    uint64_t code[MAXTAB];
+    tunpack(r, k, code);
     for (int i = 0; i < r->ntab; i++) {
-        int L = (int)XGET(4);
+        int L = PLEN(code[i]);
         len[i] = (uint8_t)L;
         if (!L) continue;
-        int card = (int)XGET(6);
+        int card = (int)((code[i] >> 52) & 63);
         c[i][0] = (uint8_t)card;
         for (int j = 1; j < L; j++) {
-            int rank0 = ((card >> 2) - 1 + r->n) % r->n;
-            card = rank0 * 4 + (int)XGET(2);
+            card = (((card >> 2) - 1 + r->n) % r->n) * 4 + (int)((code[i] >> (2 * (j - 1))) & 3);
             c[i][j] = (uint8_t)card;
         }
     }
-#undef XGET
 }
 
 static inline uint64_t xskeleton(const Relaxed *r, const XState *s) {
@@ -1477,13 +1514,21 @@ static int xmoves(Exact *x, const XState *s) {
     return e ? -2 : 0;
 }
 
-/* Czarina's dead-end test on the skeleton of ``s``; ``a`` and ``b`` are its relaxed
- * words, the tableau's component left out */
-static int xdead(const Relaxed *r, const XState *s, uint64_t *a, uint64_t *b) {
+/* is the position dead by Czarina's dead-end test (keys.waste_cycle)?  ``a`` and ``b``
+ * are set to its relaxed words, the tableau's component left out.  The test reads only the
+ * waste and the foundations, which many positions share: its answers are cached by the
+ * skeleton (xskeleton, never 0), a newer answer replacing an older one in its slot */
+static int xdead(Exact *x, const XState *s, uint64_t *a, uint64_t *b) {
+    const Relaxed *r = x->rx;
     *a = s->waste | ((uint64_t)s->sl << 56);
     *b = 0;
     for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
-    return r->use_cycle && __builtin_popcountll(s->waste) > 1 && waste_cycle(r, *a, *b);
+    if (!r->use_cycle || __builtin_popcountll(s->waste) <= 1) return 0;
+    uint64_t w0 = xskeleton(r, s);
+    if (!x->dcache && !(x->dcache = calloc(DCACHE, sizeof(DEntry)))) return waste_cycle(r, *a, *b);
+    DEntry *e = &x->dcache[mix64(w0) & (DCACHE - 1)];
+    if (e->w0 != w0) { e->w0 = w0; e->dead = waste_cycle(r, *a, *b); }
+    return e->dead;
 }
 
 /* can the relaxation's table cut anything? */
@@ -1516,7 +1561,7 @@ static int xrelaxed_lost(Relaxed *r, uint64_t a, uint64_t b, int32_t id) {
  * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
 static int xcut(Exact *x, const XState *s) {
     uint64_t a, b;
-    if (xdead(x->rx, s, &a, &b)) return 1;
+    if (xdead(x, s, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
                                                        (const uint8_t (*)[XMAXLEN])s->c));
@@ -1588,7 +1633,7 @@ static PyObject *xresult(Exact *x) {
 typedef struct { TKey k; int32_t v1; } CEntry;  /* v1 = component id + 1; 0: a free slot */
 typedef struct { TKey k; int32_t comp; uint8_t emptied; } CRes;
 typedef struct { uint64_t key; size_t first; int32_t count; } CExit;  /* key 0: free */
-typedef struct { size_t first; int32_t count; int32_t rxc; uint64_t tops; } CComp;
+typedef struct { size_t first; int32_t count; int32_t rxc; uint64_t tops; uint32_t mark; } CComp;
 typedef struct { uint64_t w0; int32_t comp; uint8_t kind, card; } CNode;  /* child + edge */
 typedef struct { uint8_t kind, card; int32_t target; } CEdge;
 typedef struct { CNode node; size_t next, end, lend; } CFrame;
@@ -1604,6 +1649,7 @@ struct CSearch {
     CFrame *stack; size_t depth, scap;
     uint64_t *nodes; size_t ncap, ncount, nmax;  /* the table of nodes seen: (w0, comp) */
     size_t max_members;
+    uint32_t serial;  /* numbers cexits' calls, for CComp.mark */
 };
 
 #define GROW(ptr, n, cap, T, first) do { \
@@ -1644,26 +1690,25 @@ static int cmap_put(CSearch *c, TKey k, int32_t v) {
     }
 }
 
-/* the reversible moves of a tableau (piles as decoded): (from, to) pairs */
-static int crev_moves(const Relaxed *r, const uint8_t *len, const uint8_t (*cd)[XMAXLEN],
-                      int (*out)[2]) {
-    int k = 0, n = r->ntab, space = -1;
-    if (r->space_any) for (int j = 0; j < n; j++) if (!len[j]) { space = j; break; }
+static inline void cmap_prefetch(const CSearch *c, TKey k) {
+    __builtin_prefetch(&c->map[thash(k) & (c->mcap - 1)]);
+}
+
+/* the reversible moves of a tableau given as codes: (from, to) pairs */
+static int crev_codes(const Relaxed *r, const uint64_t *code, int (*out)[2]) {
+    int k = 0, n = r->ntab, space = -1, top[MAXTAB];
+    for (int j = 0; j < n; j++) {
+        top[j] = code[j] ? rel(r, ptop(r, code[j])) : -9;
+        if (space < 0 && r->space_any && !code[j]) space = j;
+    }
     for (int i = 0; i < n; i++) {
-        int L = len[i];
+        int L = PLEN(code[i]);
         if (!L || (!r->space_any && L < 2)) continue;
-        int rk = rel(r, cd[i][L - 1]);
         for (int j = 0; j < n; j++)
-            if (j != i && len[j] && rel(r, cd[j][len[j] - 1]) == rk + 1) {
-                out[k][0] = i; out[k][1] = j; k++;
-            }
+            if (j != i && top[j] == top[i] + 1) { out[k][0] = i; out[k][1] = j; k++; }
         if (space >= 0 && L > 1) { out[k][0] = i; out[k][1] = space; k++; }
     }
     return k;
-}
-
-static inline void cmove(uint8_t *len, uint8_t (*cd)[XMAXLEN], int i, int j) {
-    cd[j][len[j]++] = cd[i][--len[i]];
 }
 
 /* the component of a tableau, numbered (and its members enumerated) when new: its id, -1
@@ -1679,28 +1724,34 @@ static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
     if (cmap_put(c, k, id) < 0) return -2;
     uint64_t tops = 0;
     for (size_t q = first; q < c->nmem; q++) {
-        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
-        tdecode(r, c->members[q], len, cd);
-        for (int i = 0; i < r->ntab; i++) if (len[i]) tops |= 1ULL << cd[i][len[i] - 1];
+        uint64_t code[MAXTAB];
+        tunpack(r, c->members[q], code);
+        for (int i = 0; i < r->ntab; i++) if (code[i]) tops |= 1ULL << ptop(r, code[i]);
         int mv[MAXTAB * MAXTAB][2];
-        int nm = crev_moves(r, len, (const uint8_t (*)[XMAXLEN])cd, mv);
+        int nm = crev_codes(r, code, mv);
+        TKey nk[MAXTAB * MAXTAB];
+        for (int t = 0; t < nm; t++) {  /* the neighbours' keys, their slots fetched */
+            uint64_t u[MAXTAB];
+            memcpy(u, code, sizeof u);
+            int i = mv[t][0], j = mv[t][1];
+            u[j] = ppush(u[j], ptop(r, u[i]));
+            u[i] = ppop(u[i]);
+            if (tpack(r, u, &nk[t]) < 0) return -1;
+            cmap_prefetch(c, nk[t]);
+        }
         for (int t = 0; t < nm; t++) {
-            cmove(len, cd, mv[t][0], mv[t][1]);
-            TKey nk;
-            int e = tkey(r, len, (const uint8_t (*)[XMAXLEN])cd, &nk);
-            cmove(len, cd, mv[t][1], mv[t][0]);
-            if (e < 0) return -1;
-            if (cmap_get(c, nk) >= 0) continue;
+            if (cmap_get(c, nk[t]) >= 0) continue;
             if (c->nmem >= c->max_members) return -1;
             GROW(c->members, c->nmem, c->memcap, TKey, 4096);
-            c->members[c->nmem++] = nk;
-            if (cmap_put(c, nk, id) < 0) return -2;
+            c->members[c->nmem++] = nk[t];
+            if (cmap_put(c, nk[t], id) < 0) return -2;
         }
     }
     c->comps[id].first = first;
     c->comps[id].count = (int32_t)(c->nmem - first);
     c->comps[id].tops = tops;
     c->comps[id].rxc = -2;  /* not asked yet */
+    c->comps[id].mark = 0;
     c->ncomps++;
     return id;
 }
@@ -1725,43 +1776,51 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
     size_t first = c->nres;
     size_t mfirst = c->comps[id].first;
     int32_t count = c->comps[id].count;
+    uint32_t serial = ++c->serial;
+    int crk = card >= 0 ? rel(r, card) : 0;
     for (int32_t q = 0; q < count; q++) {
-        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
-        tdecode(r, c->members[mfirst + (size_t)q], len, cd);
+        uint64_t code[MAXTAB];
+        tunpack(r, c->members[mfirst + (size_t)q], code);
+        int top[MAXTAB];
+        for (int a = 0; a < r->ntab; a++) top[a] = code[a] ? rel(r, ptop(r, code[a])) : -9;
+        TKey nk[MAXTAB * MAXTAB];
+        int emptied[MAXTAB * MAXTAB], nr = 0;
         for (int a = 0; a < r->ntab; a++) {
-            int L = len[a];
-            int results[MAXTAB + 1][2], nr = 0;  /* (pile taking a card, pile giving one) */
+            int L = PLEN(code[a]);
+            int results[MAXTAB + 1][2], na = 0;  /* (pile taking a card, pile giving one) */
             if (kind == CK_HOME) {
-                if (L && cd[a][L - 1] == card) { results[0][0] = -1; results[0][1] = a; nr = 1; }
+                if (L && ptop(r, code[a]) == card) { results[0][0] = -1; results[0][1] = a; na = 1; }
             } else if (kind == CK_ADD) {
-                if ((L && rel(r, cd[a][L - 1]) == rel(r, card) + 1)) { results[0][0] = a; results[0][1] = -1; nr = 1; }
+                if (L && top[a] == crk + 1) { results[0][0] = a; results[0][1] = -1; na = 1; }
                 else if (!L && r->space_any) {
                     int first_space = a;
-                    for (int b = 0; b < a; b++) if (!len[b]) first_space = -1;
-                    if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; nr = 1; }
+                    for (int b = 0; b < a; b++) if (!code[b]) first_space = -1;
+                    if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; na = 1; }
                 }
             } else if (L == 1) {  /* CK_EMPTY */
+                int brk = rel(r, (int)((code[a] >> 52) & 63));
                 for (int b = 0; b < r->ntab; b++)
-                    if (b != a && len[b] && rel(r, cd[b][len[b] - 1]) == rel(r, cd[a][0]) + 1) {
-                        results[nr][0] = b; results[nr][1] = a; nr++;
-                    }
+                    if (b != a && top[b] == brk + 1) { results[na][0] = b; results[na][1] = a; na++; }
             }
-            for (int t = 0; t < nr; t++) {
+            for (int t = 0; t < na; t++) {
                 int to = results[t][0], from = results[t][1];
-                uint8_t l2[MAXTAB], c2[MAXTAB][XMAXLEN];
-                memcpy(l2, len, sizeof l2); memcpy(c2, cd, sizeof c2);
-                if (from >= 0 && to >= 0) cmove(l2, c2, from, to);
-                else if (from >= 0) l2[from]--;
-                else c2[to][l2[to]++] = (uint8_t)card;
-                int emptied = from >= 0 && !l2[from] && !r->space_any;
-                TKey nk;
-                if (tkey(r, l2, (const uint8_t (*)[XMAXLEN])c2, &nk) < 0) return -1;
-                int32_t rc = ccomp(c, r, nk);
-                if (rc < 0) return rc;
-                int dup = 0;
-                for (size_t z = first; z < c->nres; z++) if (c->res[z].comp == rc) { dup = 1; break; }
-                if (!dup && cres_push(c, nk, rc, emptied) < 0) return -2;
+                uint64_t u[MAXTAB];
+                memcpy(u, code, sizeof u);
+                if (from >= 0 && to >= 0) { u[to] = ppush(u[to], ptop(r, u[from])); u[from] = ppop(u[from]); }
+                else if (from >= 0) u[from] = ppop(u[from]);
+                else u[to] = ppush(u[to], card);
+                emptied[nr] = from >= 0 && !u[from] && !r->space_any;
+                if (tpack(r, u, &nk[nr]) < 0) return -1;
+                cmap_prefetch(c, nk[nr]);
+                nr++;
             }
+        }
+        for (int t = 0; t < nr; t++) {
+            int32_t rc = ccomp(c, r, nk[t]);
+            if (rc < 0) return rc;
+            if (c->comps[rc].mark == serial) continue;  /* that component is a result already */
+            c->comps[rc].mark = serial;
+            if (cres_push(c, nk[t], rc, emptied[t]) < 0) return -2;
         }
     }
     if (c->nres - first > 0 && c->nres > c->max_members * 2) return -1;
@@ -1997,10 +2056,13 @@ static int crebuild(Exact *x, CSearch *c) {
             XState t = q[h].st;
             if (cfinal(x, c, &t, e, &fin)) { found = (int)h; after = t; break; }
             int mv[MAXTAB * MAXTAB][2];
-            int nm = crev_moves(r, q[h].st.len, (const uint8_t (*)[XMAXLEN])q[h].st.c, mv);
+            uint64_t code[MAXTAB];
+            for (int i = 0; i < r->ntab; i++) code[i] = pcode(q[h].st.c[i], q[h].st.len[i]);
+            int nm = crev_codes(r, code, mv);
             for (int z = 0; z < nm; z++) {
                 XState u = q[h].st;
-                cmove(u.len, u.c, mv[z][0], mv[z][1]);
+                int i = mv[z][0], j = mv[z][1];
+                u.c[j][u.len[j]++] = u.c[i][--u.len[i]];
                 tkey(r, u.len, (const uint8_t (*)[XMAXLEN])u.c, &tk);
                 RState k2 = {tk.a, tk.b};
                 int added = set_add(&seen, k2);
@@ -2047,7 +2109,7 @@ static int ccut(Exact *x, CSearch *c, const CNode *nd) {
     XState s;
     cskel(r, nd->w0, &s);
     uint64_t a, b;
-    if (xdead(r, &s, &a, &b)) return 1;
+    if (xdead(x, &s, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     CComp *cc = &c->comps[nd->comp];
     if (cc->rxc == -2) {  /* the relaxed component: that of any member's shape */
@@ -2308,7 +2370,8 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
 static void xfree(Exact *x) {
     cfree(x->cs);
     x->cs = NULL;
-    free(x->slots); free(x->stack); free(x->moves); free(x->line);
+    free(x->slots); free(x->stack); free(x->moves); free(x->line); free(x->dcache);
+    x->dcache = NULL;
     x->slots = NULL; x->stack = NULL; x->moves = NULL; x->line = NULL;
     x->cap = x->count = x->depth = x->scap = x->nmoves = x->mcap = x->nline = x->lcap = 0;
 }
