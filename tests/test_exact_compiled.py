@@ -21,7 +21,8 @@ from test_solver_exhaustive import exhaustive
 
 
 def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = False,
-          max_states: int = 1_000_000) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
+          max_states: int = 1_000_000, max_tableaux: int = 1_000_000,
+          ) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
     """The compiled exact search from ``st`` (over tableau components with
     ``components``); with ``cuts``, cut by the relaxation's table, filled first by a
     relaxed search from ``st``."""
@@ -31,7 +32,7 @@ def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = Fal
         start = rx.relax(st)
         assert start is not None
         rx.search(start)
-    c = rx.exact(st, components, cuts=cuts, max_states=max_states, max_tableaux=1_000_000)
+    c = rx.exact(st, components, cuts=cuts, max_states=max_states, max_tableaux=max_tableaux)
     assert c is not None
     return rx, c
 
@@ -100,6 +101,29 @@ def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int,
             assert replays(spec, deal, rx, line), deal
         emptied += small.flushes > 0
     assert emptied >= 5
+
+
+@pytest.mark.parametrize(("game", "ranks"), [("four-seasons", 7), ("czarina", 7)])
+def test_full_tables_of_components_are_emptied_and_the_verdict_stands(game: str,
+                                                                      ranks: int) -> None:
+    # with room for 600 tableaux, the search by components empties its tables of
+    # components and of nodes many times over, keeping its stack, and decides the same
+    spec = get_spec(game).reduced(ranks=ranks, tableau=2)
+    rules = rules_for(spec)
+    emptied = 0
+    verdicts = set()
+    for deal in range(1, 31):
+        st = rules.initial_state(deal)
+        _, big = exact(rules, st, components=True)
+        rx, small = exact(rules, st, components=True, max_tableaux=600)
+        expected, _ = big.search(-1, -1)
+        verdict, line = small.search(-1, -1)
+        assert verdict == expected, deal
+        verdicts.add(verdict)
+        if verdict == WON:
+            assert replays(spec, deal, rx, line), deal
+        emptied += small.flushes > 0 and big.flushes == 0
+    assert emptied >= 5 and verdicts == {WON, LOST}
 
 
 @pytest.mark.parametrize("components", [False, True])

@@ -55,7 +55,7 @@ def positive_int(text: str) -> int:
 def add_odds_command(sub: Subparsers) -> None:
     p = sub.add_parser("odds", help="measure a game's win rate with a 95%% interval",
                        description="Solve every deal of a range (resuming a stored run) and "
-                                   "report the win rate with a 95%% Wilson interval.")
+                                   "report the win rate with a 95% Wilson interval.")
     p.add_argument("game", metavar="GAME", help="game id, name or alias")
     p.add_argument("--deals", type=deal_range, default=range(1, 10001),
                    help="deal numbers, e.g. 1-10000 (default)")
@@ -97,10 +97,11 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
     fair = FairPolicy(samples=args.samples, nodes=args.fair_nodes) if args.fair else None
     run = OddsRun(args.game, args.deals, budget, fair=fair, db_url=args.db)
     pending = run.pending()
+    where = (f"on {args.scheduler}" if args.scheduler
+             else f"{args.workers} worker{'s' if args.workers > 1 else ''}")
     console.print(f"{run.spec.name}: {len(args.deals) - len(pending)} of {len(args.deals)} "
                   f"deals already stored; solving {len(pending)} "
-                  f"({run.player}, {run.budget_label} per deal"
-                  f"{', on ' + args.scheduler if args.scheduler else f', {args.workers} workers'})")
+                  f"({run.player}, {run.budget_label} per deal, {where})")
     won = [0]
     seen = [0]
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -2146,6 +2146,39 @@ static int csearch_won(Exact *x, CSearch *c) {
     return 0;
 }
 
+/* empties the tables of components and of nodes seen, keeping the search's stack: every
+ * component id that the stack, its pending children and the line's edges hold is numbered
+ * again from one of its members.  Sound: the graph of nodes is acyclic and a node is
+ * skipped only when it is in the table; the flush costs enumerating components again. */
+static int cflush(Exact *x, CSearch *c) {
+    const Relaxed *r = x->rx;
+    size_t nref = c->depth + c->nkids + c->nedges;
+    TKey *rep = malloc((nref ? nref : 1) * sizeof(TKey));
+    if (!rep) return -2;
+    size_t z = 0;
+    for (size_t i = 0; i < c->depth; i++) rep[z++] = c->members[c->comps[c->stack[i].node.comp].first];
+    for (size_t i = 0; i < c->nkids; i++) rep[z++] = c->members[c->comps[c->kids[i].comp].first];
+    for (size_t i = 0; i < c->nedges; i++) rep[z++] = c->members[c->comps[c->edges[i].target].first];
+    memset(c->map, 0, c->mcap * sizeof(CEntry));
+    memset(c->exits, 0, c->ecap * sizeof(CExit));
+    c->mcount = c->nmem = c->ncomps = c->ecount = c->nres = 0;
+    int32_t id = 0;
+    z = 0;
+    for (size_t i = 0; i < c->depth && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->stack[i].node.comp = id;
+    for (size_t i = 0; i < c->nkids && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->kids[i].comp = id;
+    for (size_t i = 0; i < c->nedges && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->edges[i].target = id;
+    free(rep);
+    if (id < 0) return id;
+    memset(x->slots, 0, x->cap * sizeof(XKey));
+    x->count = 0;
+    x->flushes++;
+    for (size_t i = 0; i < c->depth; i++) {
+        XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
+        xtable_put(x, k);
+    }
+    return 0;
+}
+
 /* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
  * a key too large) */
 static int csearch(Exact *x, double deadline, long long limit) {
@@ -2168,6 +2201,10 @@ static int csearch(Exact *x, double deadline, long long limit) {
         if ((e = cframe(x, c, &nd)) < 0) return e;
     }
     while (c->depth) {
+        if (c->nmem > c->max_members / 4 * 3) {  /* room for the next nodes' components */
+            if ((e = cflush(x, c)) < 0) return e;
+            if (c->nmem > c->max_members / 2) return -1;  /* the stack alone fills it */
+        }
         CFrame *f = &c->stack[c->depth - 1];
         if (f->next == f->end) {
             c->depth--;
