@@ -563,10 +563,11 @@ class _CompiledRun(_Search):
     """The exact search compiled (``_relaxedc.Exact``, docs/solver.md, "Compiled exact
     search"): every position reachable in Four Seasons or Czarina, depth first, cut by the
     dead-end test and by the relaxation's table of lost positions; first over tableau
-    components, and over single positions if that search gives up (a component too large
-    for its table).  Resumable; either verdict is exact.  With ``guided``, the guided
-    search's moves only (``Solver.guided_filter``), position by position: its wins are
-    real, and running dry (``lost``) proves nothing."""
+    components, and over single positions if that search gives up (its stack's
+    components, or one component, too large for its table).  Resumable; either verdict
+    is exact.  With ``guided``, the guided search's moves only
+    (``Solver.guided_filter``), position by position: its wins are real, and running dry
+    (``lost``) proves nothing."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  rx: relaxed.RelaxedSearch, guided: bool = False) -> None:
