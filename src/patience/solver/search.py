@@ -798,8 +798,9 @@ class Solver:
            50%), then the relaxation alone from the root (up to 60%), for a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
            search, two more with other tie-breaks), the relaxation from the root (until
-           it is won or lost) and the exact searches of the game, until a guided one wins
-           or an exact one or the relaxation decides, or the budget is spent.
+           it is won or lost) and the exact searches of the game (the compiled one, where
+           there is one, every other turn), until a guided one wins or an exact one or the
+           relaxation decides, or the budget is spent.
         """
         held: list[relaxed.RelaxedSearch | _CompiledRun] = []
         try:
@@ -891,7 +892,12 @@ class Solver:
             _Run(self, state, dead_end, guided=True, variant=2)]
         exact: list[_Search] = [compiled] if compiled is not None else \
             self.exact_runs(state, prune)
-        runs += exact
+        if compiled is not None:
+            # the compiled exact search takes every other turn: it searches a hundred times
+            # as many positions a turn as the searches in Python
+            runs = [turn for run in runs for turn in (run, compiled)]
+        else:
+            runs += exact
         searched = list(dict.fromkeys(runs))
         if rx_run is not None:
             exact.append(rx_run)  # its loss is a proof; it never wins
@@ -899,6 +905,8 @@ class Solver:
                 runs.remove(rx_run)
         while True:
             for run in list(runs):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break  # the round ends with the budget
                 if deadline is None:
                     step_deadline = None
                     limit: int | None = run.nodes + 20_000
