@@ -1859,13 +1859,13 @@ static inline int cnext_card(const Relaxed *r, int suit, int h) {  /* rel h of t
 /* a result's component after Czarina's refill (the stock's top into the emptied pile) */
 static int32_t crefill(CSearch *c, const Relaxed *r, const CRes *res, XState *s) {
     if (!res->emptied || !r->refill || s->sl <= 0) return res->comp;
-    uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
-    tdecode(r, res->k, len, cd);
+    uint64_t code[MAXTAB];
+    tunpack(r, res->k, code);
     for (int i = 0; i < r->ntab; i++)
-        if (!len[i]) { cd[i][0] = (uint8_t)r->stock[s->sl - 1]; len[i] = 1; break; }
+        if (!code[i]) { code[i] = ppush(0, r->stock[s->sl - 1]); break; }
     s->sl--;
     TKey k;
-    if (tkey(r, len, (const uint8_t (*)[XMAXLEN])cd, &k) < 0) return -1;
+    if (tpack(r, code, &k) < 0) return -1;
     return ccomp(c, r, k);
 }
 
