@@ -129,6 +129,37 @@ DECISIONS: dict[str, list[str]] = {
         "there is no `stock>tk`",
         "one pass, no redeal",
     ],
+    # RULES Part B
+    "florentine": [
+        "one redeal", "turns the whole waste over, unshuffled", "two passes",
+        "nothing is ever placed on a card of the base rank",
+    ],
+    "leap-year": [
+        "empty ones included", "cards never leave a foundation", "four decks",
+        "no redeal", "sixteen foundations",
+    ],
+    "acquaintance": [
+        "empty ones included", "cards never leave a foundation", "three passes in all",
+        "gathering order",
+    ],
+    "auld-lang-syne": ["empty ones included", "cards never leave a foundation", "no redeal"],
+    "busy-aces": [
+        "nothing is ever placed on an ace", "no king on an ace", "play-back is allowed",
+        "the aces are not dealt", "one rank lower and of the same suit",
+        "only one card moves at a time",
+    ],
+    "threes-company": [
+        "nothing is ever placed on a three", "a king goes on an ace", "any run in suit",
+        "3 4 5 6 7 8 9 10 j q k a 2",
+    ],
+    "cast-out-nines": [
+        "nothing is ever placed on a nine", "the nines are not dealt", "empty foundation",
+        "9 10 j q k a 2 3 4 5 6 7 8",
+    ],
+    "dimes": [
+        "nothing is ever placed on a ten", "the tens are not dealt",
+        "10 j q k a 2 3 4 5 6 7 8 9",
+    ],
 }
 
 
@@ -160,9 +191,9 @@ def test_rules_moves_part_uses_this_games_piles(game_id: str) -> None:
         for pid in (m.src, m.dst):
             assert not pid or pid == "deal" or pid in spec.pile_ids, (text, pid)
     runs = "t2>t5x3" in examples
-    assert runs == (game_id in ("four-seasons-1883", "fours-up"))
+    assert runs == (game_id in ("four-seasons-1883", "fours-up", "threes-company"))
     assert ("stock>t4" in examples) == (game_id in ("four-seasons", "four-seasons-1883",
-                                                    "simplicity"))
+                                                    "simplicity", "florentine"))
 
 
 @pytest.mark.parametrize("game_id", RULES_GAMES)

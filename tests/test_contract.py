@@ -71,7 +71,7 @@ def test_deals_are_deterministic(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_opening_layout_is_complete(game_id: str) -> None:
-    # RULES §0 (piles and their ids) and A1–A7 (each game's layout and deal)
+    # RULES §0 (piles and their ids), A1–A7 and B1–B3 (each game's layout and deal)
     rules = rules_of(game_id)
     spec = rules.spec
     for deal in DEALS:
@@ -82,7 +82,12 @@ def test_opening_layout_is_complete(game_id: str) -> None:
         assert g.passes == 1
         assert g.moves == [] and not g.can_undo and not g.can_redo
         f1 = g.state.piles[rules.index["f1"]]
-        assert f1, "every game founds f1 at the start"
+        if spec.base_rank is not None and not spec.prefilled:
+            # RULES B3 "bases dealt at start: no": every foundation starts empty
+            assert not any(g.state.piles[f] for f in rules.found)
+            assert g.base_rank == g.state.base == spec.base_rank
+            continue
+        assert f1, "every other game founds f1 at the start"
         assert rank_of(f1[0]) == g.base_rank == g.state.base
 
 

@@ -1,7 +1,8 @@
-"""An independent model of RULES.md Part A, written from the text, against the engine.
+"""An independent model of RULES.md, written from the text, against the engine.
 
-``legal`` and ``play`` below implement the seven commissioned games straight from
-RULES §0 and A1–A7, sharing no code with the engine (only the ``State`` it stores and the
+``legal`` and ``play`` below implement every registered game (the seven commissioned
+games and their relatives) straight from RULES §0, A1–A7 and B1–B3, sharing no code with
+the engine (only the ``State`` it stores and the
 pile ids of §0). The tests compare the two on every position of random playouts (the
 legal move sets and the result of every move) and recompute the perft files with the
 model, so a rule the engine gets wrong shows as a difference.
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import PART_A, rules_of
+from helpers import GAME_IDS, PART_A, rules_of
 from patience.rules import Rules, State
 
 Piles = dict[str, tuple[int, ...]]
@@ -25,7 +26,7 @@ PERFT_DIR = Path(__file__).parent / "perft"
 
 @dataclass(frozen=True)
 class Model:
-    """One game of Part A, as RULES.md describes it."""
+    """One game, as RULES.md describes it."""
 
     foundations: int
     in_suit: bool  # foundations build in suit (A1, A7) or regardless of suit (A6)
@@ -41,8 +42,11 @@ class Model:
     reserves: int = 0
     waste: bool = True
     waste_to_tableau: bool = True
-    playback: str = "none"  # "foundations" (A6) or "any" (A7)
+    playback: str = "none"  # "foundations" (A6) or "any" (A7, B3)
     passes: int = 1
+    tableau_suit: bool = False  # the tableau builds down in suit (B3)
+    deal_to_empty: bool = False  # a reserve row deal covers empty piles too (B1)
+    base: int | None = None  # a fixed base rank (A6, A7, B3); None: the deal fixes it
 
 
 FOUR_SEASONS = Model(4, True, False, tableau=5, stock_fill=True)
@@ -54,8 +58,22 @@ MODELS = {
     "corners": Model(4, True, False, cells=5, refill=True, waste_to_tableau=False),
     "simplicity": Model(4, True, False, tableau=12, alternate=True, stock_fill=True),
     "quadrennial": Model(16, False, True, reserves=8, waste=False, playback="foundations",
-                         passes=3),
-    "fours-up": Model(8, True, True, tableau=6, runs="any", playback="any"),
+                         passes=3, base=1),
+    "fours-up": Model(8, True, True, tableau=6, runs="any", playback="any", base=4),
+    # RULES Part B
+    "florentine": Model(4, True, False, tableau=5, stock_fill=True, passes=2),
+    "leap-year": Model(16, False, True, reserves=8, waste=False, deal_to_empty=True,
+                       base=1),
+    "acquaintance": Model(4, False, True, reserves=4, waste=False, deal_to_empty=True,
+                          passes=3, base=1),
+    "auld-lang-syne": Model(4, False, True, reserves=4, waste=False, deal_to_empty=True,
+                            base=1),
+    "busy-aces": Model(8, True, False, tableau=12, tableau_suit=True, playback="any", base=1),
+    "threes-company": Model(8, True, True, tableau=8, tableau_suit=True, runs="any",
+                            playback="any", base=3),
+    "cast-out-nines": Model(8, True, False, tableau=7, tableau_suit=True, playback="any",
+                            base=9),
+    "dimes": Model(8, True, False, tableau=8, tableau_suit=True, playback="any", base=10),
 }
 
 
@@ -97,6 +115,8 @@ def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
     def builds_on(card: int, top: int) -> bool:
         if rank(top) == base or rank(card) != pred(rank(top)):
             return False
+        if m.tableau_suit and card % 4 != top % 4:
+            return False
         return not m.alternate or red(card) != red(top)
 
     if m.vacancy and (p["waste"] or p["stock"]):
@@ -133,7 +153,8 @@ def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
                         (builds_on(pile[-n], p[t][-1]) if p[t] else m.runs == "any")}
     if m.stock_fill and p["stock"]:
         out |= {f"stock>{t}" for t in T if not p[t]}
-    if p["stock"] or (passes < m.passes and any(p[r] for r in RES)):
+    gather = RES if m.reserves else ["waste"]
+    if p["stock"] or (passes < m.passes and any(p[r] for r in gather)):
         out.add("deal")
     return out
 
@@ -149,6 +170,9 @@ def play(m: Model, p: Piles, passes: int, move: str) -> tuple[Piles, int]:
 
     if move == "deal":
         if not m.reserves:
+            if not p["stock"]:  # B2 redeal: the waste turned over, unshuffled
+                p["stock"], p["waste"] = p["waste"][::-1], ()
+                return p, passes + 1
             p["waste"] += (take_stock(),)
             return p, passes
         res = ids(m, "r")
@@ -157,7 +181,7 @@ def play(m: Model, p: Piles, passes: int, move: str) -> tuple[Piles, int]:
             p.update({r: () for r in res})
             p["stock"] = tuple(reversed(order))
             passes += 1
-        for r in [r for r in res if p[r]] or res:
+        for r in res if m.deal_to_empty else [r for r in res if p[r]] or res:
             if p["stock"]:
                 p[r] += (take_stock(),)
         return p, passes
@@ -199,19 +223,20 @@ def choose(rng: random.Random, moves: list[str]) -> str:
     return rng.choice(moves)
 
 
-def test_models_cover_every_commissioned_game() -> None:
-    # RULES Part A (A1–A7): the model has every commissioned game, with its piles
-    assert set(MODELS) == set(PART_A)
+def test_models_cover_every_game() -> None:
+    # RULES Part A (A1–A7) and B: the model has every registered game, with its piles
+    assert set(PART_A) <= set(MODELS) == set(GAME_IDS)
     for game_id, m in MODELS.items():
         rules = rules_of(game_id)
+        assert m.base == rules.spec.base_rank
         expected = ["stock", *(["waste"] if m.waste else []), *ids(m, "f"), *ids(m, "t"),
                     *ids(m, "r"), *ids(m, "c")]
         assert list(rules.ids) == expected
 
 
-@pytest.mark.parametrize("game_id", PART_A)
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_engine_agrees_with_the_model_along_random_playouts(game_id: str) -> None:
-    # RULES §0 (legal moves, automatic moves) and RULES A1–A7 (each game's rules): at every
+    # RULES §0 (legal moves, automatic moves), A1–A7 and B1–B3 (each game's rules): at every
     # position of random playouts the engine lists exactly the model's moves, and every
     # move gives the model's position
     rules = rules_of(game_id)
@@ -236,9 +261,9 @@ def test_engine_agrees_with_the_model_along_random_playouts(game_id: str) -> Non
     assert reached == set(range(1, m.passes + 1)), "the playouts should reach every pass"
 
 
-@pytest.mark.parametrize("game_id", PART_A)
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_model_reproduces_the_perft_counts(game_id: str) -> None:
-    # RULES §0 (legal moves; deal is a move) and RULES A1–A7: the committed perft counts
+    # RULES §0 (legal moves; deal is a move), A1–A7 and B1–B3: the committed perft counts
     # (tests/perft/) are those of the rules as written, not only the engine's
     data = json.loads((PERFT_DIR / f"{game_id}.json").read_text("utf-8"))
     rules = rules_of(game_id)

@@ -509,6 +509,259 @@ def _fours_up() -> _Text:
     )
 
 
+# ------------------------------------------------------ Florentine Patience (B2)
+def _florentine() -> _Text:
+    fs = _four_seasons()
+    sections = tuple(
+        (title, body) if title != "Stock and waste" else (title, _md("""
+            `deal` turns the next card of the stock face up onto the waste, at any time while
+            the stock has cards. The top card of the waste may be played to a foundation, onto
+            a pile of the cross or into a space. **One redeal**: when the stock is empty,
+            `deal` turns the whole waste over, unshuffled, as the new stock, once. Two passes
+            through the stock in all.
+            """))
+        for title, body in fs.sections)
+    return _Text(
+        intro=_md("""
+            Florentine Patience is Four Seasons with a second pass through the stock: the same
+            cross of five piles and four corner foundations, and one redeal.
+            """),
+        sections=sections,
+        decisions=(*fs.decisions, _md("""
+            **The redeal turns the waste over unshuffled, once** (PySolFC), so the second pass
+            deals the cards in the order they were first turned.
+            """)),
+    )
+
+
+# ------------------------------------------------------ the Acquaintance family (B1)
+_B1_DEAL_TO_EMPTY = _md("""
+    **Deals go onto every reserve pile, empty ones included**, as in the classic Auld Lang
+    Syne family (Politaire, PySolFC). Quadrennial's own document skips empty piles; its
+    relatives do not.
+    """)
+
+_B1_NO_SHIFTS = _md("""
+    **Cards never leave a foundation**: the sources of this family name no moves between
+    foundations (Quadrennial's document allows them; they never change the game, since
+    foundations build regardless of suit).
+    """)
+
+
+_NUMBER_WORDS = {2: "Two", 3: "Three"}
+
+
+def _acquaintance_like(decks: int, foundations: int, reserves: int,
+                       passes: int) -> _Text:
+    cards = decks * 52
+    words = {1: "one", 4: "four"}
+    found_words = {4: "four", 16: "sixteen"}[foundations]
+    res_words = {4: "four", 8: "eight"}[reserves]
+    stock = cards - foundations - reserves
+    if passes == 1:
+        redeal = "There is **no redeal**: once the stock is empty it stays empty."
+    else:
+        redeal = _md(f"""
+            **{_NUMBER_WORDS[passes]} passes in all**: when the stock is empty and a redeal
+            is left, `deal` gathers the reserve piles back into the stock, in order and
+            without shuffling (stack `r1` onto `r2`, that onto `r3`, and so on, and turn the
+            packet face down), and at once deals one card onto each reserve pile.
+            """)
+    sections = (
+        ("Aim", f"Move all {cards} cards to the {found_words} foundations."),
+        ("Layout", _md(f"""
+            {found_words.capitalize()} foundations {_span('f', foundations)} and
+            {res_words} reserve piles {_span('r', reserves)}, with the stock (face down).
+            There is no waste.
+            """)),
+        ("Deal", _md(f"""
+            {words[decks].capitalize()} deck{'s' if decks > 1 else ''}, {cards} cards. The
+            {found_words} Aces are taken out before the shuffle, one on each foundation. One
+            card is dealt face up on each reserve pile. The other {stock} cards form the
+            stock.
+            """)),
+        ("Foundations", _md("""
+            A foundation builds **up regardless of suit**: any Two on an Ace, any Three on a
+            Two, and so on up to the King. It is complete with 13 cards (Ace to King).
+            """)),
+        ("Reserve", _md("""
+            Only the top card of each reserve pile is available, and **only to a
+            foundation**. You never place a card on a reserve pile: only the stock does.
+            """)),
+        ("Stock", _md(f"""
+            `deal`, at any time while the stock has cards, puts one card face up on **every
+            reserve pile, empty ones included**, in order `r1` … `r{reserves}`. If the stock
+            runs out part-way, the later piles get nothing. {redeal}
+            """)),
+        ("End of the game", _WIN_LOSE),
+    )
+    return _Text(intro="", sections=sections, decisions=(_B1_DEAL_TO_EMPTY, _B1_NO_SHIFTS))
+
+
+def _leap_year() -> _Text:
+    t = _acquaintance_like(4, 16, 8, 1)
+    return _Text(
+        intro=_md("""
+            Leap Year is the four-deck edition of Auld Lang Syne: sixteen Aces on sixteen
+            foundations, eight reserve piles fed by the stock, and a single pass. Quadrennial
+            is Leap Year with two redeals.
+            """),
+        sections=t.sections,
+        decisions=(*t.decisions, _md("""
+            **Four decks.** The commissioning document calls Leap Year single-deck; every
+            other source, and the document's own "Quadrennial is Leap Year with two
+            redeals", make it four decks.
+            """)),
+    )
+
+
+def _acquaintance() -> _Text:
+    t = _acquaintance_like(1, 4, 4, 3)
+    return _Text(
+        intro=_md("""
+            Acquaintance is Auld Lang Syne with two redeals: four Aces on the foundations, four
+            reserve piles fed by the stock, and three passes.
+            """),
+        sections=t.sections,
+        decisions=(*t.decisions, _md("""
+            **Gathering order** for a redeal as Quadrennial's (and PySolFC's): the new stock
+            deals first the bottom card of `r4`, then the rest of `r4` from bottom to top,
+            then `r3`, `r2`, and last `r1`.
+            """)),
+    )
+
+
+def _auld_lang_syne() -> _Text:
+    t = _acquaintance_like(1, 4, 4, 1)
+    return _Text(
+        intro=_md("""
+            Auld Lang Syne is the oldest game of its family and one of the hardest: four Aces
+            on the foundations, four reserve piles fed by the stock, and a single pass. Only
+            the top cards of the reserve can be played, and only to the foundations.
+            """),
+        sections=t.sections,
+        decisions=t.decisions,
+    )
+
+
+# ------------------------------------------------------- the Busy Aces family (B3)
+_PILE_WORDS = {6: "six", 7: "seven", 8: "eight", 10: "ten", 12: "twelve"}
+_RANK_WORDS = {1: "Ace", 3: "Three", 9: "Nine", 10: "Ten"}
+_RANK_PLURALS = {1: "Aces", 3: "Threes", 9: "Nines", 10: "Tens"}
+
+
+def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
+    spec = get_spec(spec_id)
+    base = spec.base_rank or 1
+    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    seq = " ".join(order[base - 1:] + order[:base - 1])
+    word, plural = _RANK_WORDS[base], _RANK_PLURALS[base]
+    n = spec.tableau
+    stock = 104 - n - (8 if spec.prefilled else 0)
+    if spec.prefilled:
+        deal = _md(f"""
+            Two decks, 104 cards. The eight {plural} are taken out before the shuffle, one on
+            each foundation. One card is dealt face up on each of {_span('t', n)}. The other
+            {stock} cards form the stock. The waste starts empty.
+            """)
+        found = _md(f"""
+            Each foundation starts with its {word} and builds **up in suit** ({seq}), and is
+            complete with 13 cards.
+            """)
+    else:
+        deal = _md(f"""
+            Two decks, 104 cards. One card is dealt face up on each of {_span('t', n)}. The
+            other {stock} cards form the stock. The waste starts empty, and so do the
+            foundations.
+            """)
+        found = _md(f"""
+            An empty foundation takes any {word}. A foundation builds **up in suit** ({seq}),
+            and is complete with 13 cards.
+            """)
+    found += " " + _md("""
+        **The top card of a foundation (never a starting card) may be played back** onto any
+        pile that accepts it.
+        """)
+    lowest = "nothing is placed on an Ace" if base == 1 else \
+        f"a King goes on an Ace, and nothing is ever placed on a {word}"
+    tableau = _md(f"""
+        Only the top card of each pile is available. A card may be placed on the top card of a
+        pile when it is **one rank lower and of the same suit**: the Seven of hearts on the
+        Eight of hearts; {lowest}.
+        """)
+    if runs:
+        tableau += " " + _md("""
+            **Any run in suit** (the top cards of a pile, each one rank lower than the card
+            beneath it and of its suit) may be moved together onto a pile that takes its
+            bottom card, or into a space: `t2>t5x3` moves a run of three.
+            """)
+    else:
+        tableau += " Only one card moves at a time."
+    sections = (
+        ("Aim", "Move all 104 cards to the eight foundations."),
+        ("Layout", _md(f"""
+            Eight foundations `f1` … `f8`, {_PILE_WORDS[n]} tableau piles {_span('t', n)}, the
+            stock (face down) and the waste (face up).
+            """)),
+        ("Deal", deal),
+        ("Foundations", found),
+        ("Tableau", tableau),
+        ("Spaces", "An empty pile takes any card" + (" or any run." if runs else ".")),
+        ("Stock and waste", _md("""
+            `deal` turns the next card of the stock onto the waste. **One pass, no redeal.**
+            The top card of the waste may go to a foundation, onto a tableau pile or into a
+            space.
+            """)),
+        ("End of the game", _WIN_LOSE),
+    )
+    decisions = [
+        _md(f"""
+            **Nothing is ever placed on {'an' if base == 1 else 'a'} {word}**, the base rank:
+            the tableau never builds across the base{' (no King on an Ace)' if base == 1 else
+            ', though it turns the corner from Ace to King'} (Politaire).
+            """),
+        _md("""
+            **Foundation play-back is allowed**, as in the rest of the series (Fours Up's
+            document allows it).
+            """),
+    ]
+    if not spec.prefilled:
+        decisions.append(_md(f"""
+            **The {plural} are not dealt at the start**: every foundation starts empty and
+            takes the first {word} played to it (Politaire, PySolFC).
+            """))
+    return _Text(intro=intro, sections=sections, decisions=tuple(decisions))
+
+
+def _busy_aces() -> _Text:
+    return _busy_aces_like("busy-aces", _md("""
+        Busy Aces, the first game of Thomas Warfield's series that ends with Fours Up: twelve
+        piles of one card built down in suit, eight foundations from the Aces, and a stock
+        turned one card at a time.
+        """), runs=False)
+
+
+def _threes_company() -> _Text:
+    return _busy_aces_like("threes-company", _md("""
+        Three's Company, the third game of Thomas Warfield's series: the foundations start
+        from the eight Threes, and eight piles build down in suit and move runs in suit.
+        """), runs=True)
+
+
+def _cast_out_nines() -> _Text:
+    return _busy_aces_like("cast-out-nines", _md("""
+        Cast Out Nines: seven piles of one card built down in suit, and eight foundations
+        that build up from the Nines, round the corner.
+        """), runs=False)
+
+
+def _dimes() -> _Text:
+    return _busy_aces_like("dimes", _md("""
+        Dimes: eight piles of one card built down in suit, and eight foundations that build
+        up from the Tens, round the corner.
+        """), runs=False)
+
+
 _TEXTS = {
     "four-seasons": _four_seasons,
     "four-seasons-1883": _four_seasons_1883,
@@ -517,6 +770,14 @@ _TEXTS = {
     "simplicity": _simplicity,
     "quadrennial": _quadrennial,
     "fours-up": _fours_up,
+    "florentine": _florentine,
+    "leap-year": _leap_year,
+    "acquaintance": _acquaintance,
+    "auld-lang-syne": _auld_lang_syne,
+    "busy-aces": _busy_aces,
+    "threes-company": _threes_company,
+    "cast-out-nines": _cast_out_nines,
+    "dimes": _dimes,
 }
 
 #: The games that have a written rules text, in the order of the rules page.
@@ -621,7 +882,7 @@ def rules_text(game_id: str) -> str:
     if make is None:
         return _fallback(spec) + "\n"
     text = make()
-    parts = [f"## {spec.name}", _facts(spec), _fill(text.intro)]
+    parts = [f"## {spec.name}", _facts(spec)] + ([_fill(text.intro)] if text.intro else [])
     for title, body in text.sections:
         parts += [f"### {title}", _fill(body)]
     parts.append("### Decisions")

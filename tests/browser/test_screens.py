@@ -82,7 +82,7 @@ def test_each_table_on_desktop_and_phone(new_page: NewPage, artifacts: Path, gam
         page.reload()
         t.ready()
         state = t.state()
-        assert state["moves"] == len(line)
+        assert state.get("moves") == len(line), (state, t.errors())
         # every pile is on the table, and the cards drawn are the pile's top cards
         for pid, cards in t.shown().items():
             assert cards == state["piles"][pid][len(state["piles"][pid]) - len(cards):], pid
@@ -137,6 +137,16 @@ def test_layouts_follow_the_rules(new_page: NewPage) -> None:
     assert page.locator("#table .pile.k-t").count() == 6
     assert page.locator("#pile-stock").count() == page.locator("#pile-waste").count() == 1
     assert page.inner_text("#pile-stock .count") == "90"
+    # Busy Aces (RULES B3): eight foundations, twelve piles in two rows of six
+    Table(page).open("/play/busy-aces/2")
+    assert page.locator("#table .pile.k-f").count() == 8
+    tops = [centre(f"t{i}")[1] for i in range(1, 13)]
+    assert len(set(tops[:6])) == 1 and len(set(tops[6:])) == 1 and tops[0] < tops[6]
+    # Acquaintance (RULES B1): four foundations, four reserve piles, two redeals left
+    Table(page).open("/play/acquaintance/2")
+    assert page.locator("#table .pile.k-f").count() == 4
+    assert page.locator("#table .pile.k-r").count() == 4
+    assert page.inner_text("#passes") == "2"
 
 
 def test_other_pages_on_a_phone(new_page: NewPage, artifacts: Path) -> None:

@@ -1,4 +1,4 @@
-"""The Four Seasons family (RULES A1–A5): a cross of five, a foundation in each corner."""
+"""The Four Seasons family (RULES A1–A5, B2): a cross of five, a foundation in each corner."""
 
 from __future__ import annotations
 
@@ -100,4 +100,18 @@ SIMPLICITY = dataclasses.replace(
     layout="rows",
 )
 
-GAMES = (FOUR_SEASONS, FOUR_SEASONS_1883, CZARINA, CORNERS, SIMPLICITY)
+FLORENTINE = dataclasses.replace(
+    FOUR_SEASONS,
+    id="florentine",
+    name="Florentine",
+    aliases=("Florentine Patience",),
+    section="B2",
+    passes=2,
+    odds="", odds_source="", odds_value=None,
+    difficulty="",
+    related=("four-seasons", "czarina", "corners", "simplicity"),
+    summary="Four Seasons with one redeal: when the stock runs out, the waste is turned "
+            "over, unshuffled, and dealt once more.",
+)
+
+GAMES = (FOUR_SEASONS, FOUR_SEASONS_1883, CZARINA, CORNERS, SIMPLICITY, FLORENTINE)

@@ -44,7 +44,8 @@ class Rules:
         self.succ = [0] + [r % n + 1 for r in range(1, n + 1)]
         self.pred = [0] + [(r - 2) % n + 1 for r in range(1, n + 1)]
         self.total = spec.card_count
-        self.start_len = 1 if spec.prefilled else 0  # cards of a foundation that never move
+        # a foundation's first card never moves, dealt there or played there (RULES A7, B3)
+        self.start_len = 1
         # lookup tables for the move generator: fits[c << 6 | top] says whether card c
         # continues a foundation whose top is ``top``; builds[base][c << 6 | top] whether
         # c may be placed on tableau card ``top`` (filled per base rank on first use)
@@ -353,7 +354,10 @@ class Rules:
                 piles[r] = ()
             piles[self.stock] = tuple(reversed(order))
             passes += 1
-        targets = [r for r in self.res if piles[r]] or self.res
+        # RULES A6 skips empty piles (all of them get a card when all are empty); B1
+        # deals onto every pile
+        targets = self.res if self.spec.deal_to_empty else \
+            [r for r in self.res if piles[r]] or self.res
         stock = piles[self.stock]
         for r in targets:
             if not stock:

@@ -85,6 +85,7 @@ class GameSpec:
     reserves: int = 0
     # stock
     stock: StockKind = StockKind.WASTE
+    deal_to_empty: bool = False  # a reserve-row deal also covers empty piles (RULES B1)
     passes: int = 1
     opening: Opening = Opening.STANDARD
     deal_order: tuple[str, ...] = ()

@@ -49,7 +49,8 @@ export function fan(geo, rowHeight, n, fanned) {
   let off = Math.min(geo.fanIdeal, room / (n - 1));
   let first = 0;
   if (off < geo.fanMin) {
-    const shown = Math.max(1, Math.floor(room / geo.fanMin) + 1);
+    // on small cards the ideal fan can be below the minimum: never show more than n cards
+    const shown = Math.min(n, Math.max(1, Math.floor(room / geo.fanMin) + 1));
     first = n - shown;
     off = shown > 1 ? Math.min(geo.fanIdeal, room / (shown - 1)) : 0;
   }
