@@ -8,6 +8,7 @@ import pytest
 
 import patience.odds as odds_mod
 from patience.fair import FairPolicy
+from patience.games import get_spec
 from patience.odds import Budget, Odds, OddsRun, wilson
 
 
@@ -176,3 +177,21 @@ def test_report_writes_the_table_the_plot_and_the_lobby_figures(tmp_path: Path) 
     assert "| Fours Up | not measured |" in text and "| 45% | Pretty Good Solitaire |" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert '"simplicity"' in js.read_text()
+
+
+def test_rules_versions_survive_a_new_field_of_the_vocabulary() -> None:
+    # the stored results of a game stay its results while its rules stay the same: a field
+    # added to GameSpec after them (at the value that keeps the old rules) changes no version
+    import dataclasses
+
+    from patience.odds import LATER_FIELDS, rules_version
+
+    pinned = {"four-seasons": "2c852bb1f759", "fours-up": "6f0b138fdf9d",
+              "quadrennial": "35571ab6367e"}  # the versions the published odds were run under
+    for game, version in pinned.items():
+        assert rules_version(get_spec(game)) == version
+    spec = get_spec("quadrennial")
+    for name, neutral in LATER_FIELDS.items():
+        assert getattr(spec, name) == neutral
+        changed = dataclasses.replace(spec, **{name: not neutral})
+        assert rules_version(changed) != rules_version(spec)

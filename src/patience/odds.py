@@ -26,6 +26,7 @@ for its high end.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import time
@@ -44,9 +45,23 @@ THOUGHTFUL = "thoughtful"
 Z95 = 1.959963984540054
 
 
+#: Declaration fields added after results were first stored, with the value that keeps the
+#: rules as they were: a declaration that holds it is written without the field, so adding
+#: a field to the vocabulary leaves the games it does not change at the same version.
+LATER_FIELDS: dict[str, object] = {"deal_to_empty": False}
+
+
+def _declaration_text(spec: GameSpec) -> str:
+    """``repr(spec)``, less the later fields at their neutral values."""
+    parts = [f"{f.name}={getattr(spec, f.name)!r}" for f in dataclasses.fields(spec)
+             if f.repr and not (f.name in LATER_FIELDS
+                                and getattr(spec, f.name) == LATER_FIELDS[f.name])]
+    return f"{type(spec).__qualname__}({', '.join(parts)})"
+
+
 def rules_version(spec: GameSpec) -> str:
     """Changes whenever the game's declaration or the engine's version changes."""
-    return hashlib.sha256(f"{ENGINE_VERSION}:{spec!r}".encode()).hexdigest()[:12]
+    return hashlib.sha256(f"{ENGINE_VERSION}:{_declaration_text(spec)}".encode()).hexdigest()[:12]
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
