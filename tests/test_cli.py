@@ -148,6 +148,11 @@ DECISIONS: dict[str, list[str]] = {
         "the aces are not dealt", "one rank lower and of the same suit",
         "only one card moves at a time",
     ],
+    "deuces": [
+        "nothing is ever placed on a two", "a king goes on an ace", "any run in suit",
+        "only from the waste or straight from the stock", "never with a card or a run",
+        "2 3 4 5 6 7 8 9 10 j q k a",
+    ],
     "threes-company": [
         "nothing is ever placed on a three", "a king goes on an ace", "any run in suit",
         "3 4 5 6 7 8 9 10 j q k a 2",
@@ -191,9 +196,9 @@ def test_rules_moves_part_uses_this_games_piles(game_id: str) -> None:
         for pid in (m.src, m.dst):
             assert not pid or pid == "deal" or pid in spec.pile_ids, (text, pid)
     runs = "t2>t5x3" in examples
-    assert runs == (game_id in ("four-seasons-1883", "fours-up", "threes-company"))
+    assert runs == (game_id in ("four-seasons-1883", "fours-up", "threes-company", "deuces"))
     assert ("stock>t4" in examples) == (game_id in ("four-seasons", "four-seasons-1883",
-                                                    "simplicity", "florentine"))
+                                                    "simplicity", "florentine", "deuces"))
 
 
 @pytest.mark.parametrize("game_id", RULES_GAMES)

@@ -47,6 +47,7 @@ class Model:
     tableau_suit: bool = False  # the tableau builds down in suit (B3)
     deal_to_empty: bool = False  # a reserve row deal covers empty piles too (B1)
     base: int | None = None  # a fixed base rank (A6, A7, B3); None: the deal fixes it
+    waste_fills: bool = False  # a space takes the waste's top even where nothing else (B3)
 
 
 FOUR_SEASONS = Model(4, True, False, tableau=5, stock_fill=True)
@@ -74,6 +75,8 @@ MODELS = {
     "cast-out-nines": Model(8, True, False, tableau=7, tableau_suit=True, playback="any",
                             base=9),
     "dimes": Model(8, True, False, tableau=8, tableau_suit=True, playback="any", base=10),
+    "deuces": Model(8, True, True, tableau=10, tableau_suit=True, runs="any", playback="any",
+                    base=2, player_fills=False, waste_fills=True, stock_fill=True),
 }
 
 
@@ -140,8 +143,9 @@ def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
         card = p[s][-1]
         out |= {f"{s}>{f}" for f in F if f != s and foundation_takes(card, f)}
         if to_tableau:
+            fills = m.player_fills or m.vacancy or (m.waste_fills and s == "waste")
             out |= {f"{s}>{t}" for t in T if t != s and
-                    (builds_on(card, p[t][-1]) if p[t] else m.player_fills or m.vacancy)}
+                    (builds_on(card, p[t][-1]) if p[t] else fills)}
     if m.runs != "none":
         for s in T:
             pile = p[s]
@@ -150,7 +154,8 @@ def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
                 k += 1
             for n in range(2, k + 1):
                 out |= {f"{s}>{t}x{n}" for t in T if t != s and
-                        (builds_on(pile[-n], p[t][-1]) if p[t] else m.runs == "any")}
+                        (builds_on(pile[-n], p[t][-1]) if p[t] else
+                         m.runs == "any" and m.player_fills)}
     if m.stock_fill and p["stock"]:
         out |= {f"stock>{t}" for t in T if not p[t]}
     gather = RES if m.reserves else ["waste"]

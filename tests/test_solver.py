@@ -43,6 +43,7 @@ EASY_WIN: dict[str, int] = {
     "busy-aces": 2,
     "threes-company": 17,
     "cast-out-nines": 30,
+    "deuces": 1,
     "auld-lang-syne": 51,
 }
 #: A winnable Corners position late in a game (base rank Ace; piles bottom to top, so the

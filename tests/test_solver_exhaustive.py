@@ -194,15 +194,19 @@ CASES: dict[str, list[Case]] = {
 
 #: The relatives (RULES Part B), by the rule each adds to the commissioned games: the Busy
 #: Aces family's building in suit (one card at a time, or runs in suit), with empty or
-#: prefilled foundations; B1's deals onto every reserve pile, with one pass or three; B2's
-#: second pass through a waste.  Reductions that the reference can exhaust quickly are
-#: nearly always won in Florentine and Acquaintance (two and three passes), so for those the
-#: check is that every winning line replays; the others have losses to confirm too.
+#: prefilled foundations, and Deuces' spaces filled only from the waste or the stock; B1's
+#: deals onto every reserve pile, with one pass or three; B2's second pass through a waste.
+#: Reductions that the reference can exhaust quickly are nearly always won in Florentine and
+#: Acquaintance (two and three passes), so for those the check is that every winning line
+#: replays; the others have losses to confirm too.
 RELATIVE_CASES: dict[str, list[Case]] = {
     "busy-aces": [Case(red("busy-aces", decks=1, foundations=4, tableau=2, ranks=5),
                        range(1, 61)),
                   Case(red("threes-company", decks=1, foundations=4, tableau=1, ranks=5),
-                       range(1, 201))],
+                       range(1, 201)),
+                  # spaces filled only from the waste or the stock
+                  Case(red("deuces", decks=1, foundations=4, tableau=1, ranks=5),
+                       range(1, 61))],
     "auld-lang-syne": [Case(red("auld-lang-syne", reserves=2, ranks=4), range(1, 401)),
                        Case(red("auld-lang-syne", reserves=1, ranks=4), range(1, 151))],
     "acquaintance": [Case(red("acquaintance", reserves=2, ranks=4), range(1, 101))],

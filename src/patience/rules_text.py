@@ -646,8 +646,8 @@ def _auld_lang_syne() -> _Text:
 
 # ------------------------------------------------------- the Busy Aces family (B3)
 _PILE_WORDS = {6: "six", 7: "seven", 8: "eight", 10: "ten", 12: "twelve"}
-_RANK_WORDS = {1: "Ace", 3: "Three", 9: "Nine", 10: "Ten"}
-_RANK_PLURALS = {1: "Aces", 3: "Threes", 9: "Nines", 10: "Tens"}
+_RANK_WORDS = {1: "Ace", 2: "Two", 3: "Three", 9: "Nine", 10: "Ten"}
+_RANK_PLURALS = {1: "Aces", 2: "Twos", 3: "Threes", 9: "Nines", 10: "Tens"}
 
 
 def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
@@ -690,10 +690,11 @@ def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
         Eight of hearts; {lowest}.
         """)
     if runs:
-        tableau += " " + _md("""
+        into_space = "" if spec.space is Space.FROM_STOCK else ", or into a space"
+        tableau += " " + _md(f"""
             **Any run in suit** (the top cards of a pile, each one rank lower than the card
             beneath it and of its suit) may be moved together onto a pile that takes its
-            bottom card, or into a space: `t2>t5x3` moves a run of three.
+            bottom card{into_space}: `t2>t5x3` moves a run of three.
             """)
     else:
         tableau += " Only one card moves at a time."
@@ -706,12 +707,17 @@ def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
         ("Deal", deal),
         ("Foundations", found),
         ("Tableau", tableau),
-        ("Spaces", "An empty pile takes any card" + (" or any run." if runs else ".")),
+        ("Spaces", _md("""
+            An empty pile is filled **only from the waste or straight from the stock**
+            (`stock>t4`): never with a card or a run from another pile.
+            """) if spec.space is Space.FROM_STOCK
+         else "An empty pile takes any card" + (" or any run." if runs else ".")),
         ("Stock and waste", _md("""
             `deal` turns the next card of the stock onto the waste. **One pass, no redeal.**
             The top card of the waste may go to a foundation, onto a tableau pile or into a
             space.
-            """)),
+            """) + (" The next card of the stock may also be turned straight into a space "
+                    "(`stock>t4`)." if spec.stock_to_space else "")),
         ("End of the game", _WIN_LOSE),
     )
     decisions = [
@@ -725,6 +731,12 @@ def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
             document allows it).
             """),
     ]
+    if spec.space is Space.FROM_STOCK:
+        decisions.append(_md("""
+            **A space takes only the waste's top card or the stock's next card**, as the
+            rules of Deuces say (Politaire); so no run and no card of another pile ever moves
+            into a space, and a foundation's card is never played back into one.
+            """))
     if not spec.prefilled:
         decisions.append(_md(f"""
             **The {plural} are not dealt at the start**: every foundation starts empty and
@@ -739,6 +751,14 @@ def _busy_aces() -> _Text:
         piles of one card built down in suit, eight foundations from the Aces, and a stock
         turned one card at a time.
         """), runs=False)
+
+
+def _deuces() -> _Text:
+    return _busy_aces_like("deuces", _md("""
+        Deuces, the second game of Thomas Warfield's series: the foundations start from the
+        eight Twos, ten piles build down in suit and move runs in suit, and a space is
+        filled only from the waste or the stock.
+        """), runs=True)
 
 
 def _threes_company() -> _Text:
@@ -775,6 +795,7 @@ _TEXTS = {
     "acquaintance": _acquaintance,
     "auld-lang-syne": _auld_lang_syne,
     "busy-aces": _busy_aces,
+    "deuces": _deuces,
     "threes-company": _threes_company,
     "cast-out-nines": _cast_out_nines,
     "dimes": _dimes,

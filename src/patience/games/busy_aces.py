@@ -101,4 +101,20 @@ DIMES = dataclasses.replace(
     layout="tableau",
 )
 
-GAMES = (FOURS_UP, BUSY_ACES, THREES_COMPANY, CAST_OUT_NINES, DIMES)
+DEUCES = dataclasses.replace(
+    THREES_COMPANY,
+    id="deuces",
+    name="Deuces",
+    aliases=("Deuces Solitaire",),
+    base_rank=2,
+    tableau=10,
+    space=Space.FROM_STOCK,
+    stock_to_space=True,
+    deal_order=tuple(f"t{i}" for i in range(1, 11)),
+    related=("busy-aces", "threes-company", "fours-up"),
+    summary="Eight Twos start eight foundations built up in suit round the corner; ten piles "
+            "build down in suit and move runs in suit; a space is filled only from the waste "
+            "or the stock.",
+)
+
+GAMES = (FOURS_UP, BUSY_ACES, DEUCES, THREES_COMPANY, CAST_OUT_NINES, DIMES)

@@ -271,6 +271,9 @@ class Rules:
                 tabs.append((t, -1))
                 if space_ok:
                     spaces.append(t)
+        # RULES B3 Deuces: a space takes only the waste's top card (or the stock's next)
+        waste_spaces: list[int] = [] if space_ok or spec.space is not Space.FROM_STOCK else \
+            [t for t, top in tabs if top < 0]
         single = self._single
         for s, to_tab in sources:
             c = piles[s][-1]
@@ -282,6 +285,8 @@ class Rules:
                 targets = onto.get(c, [])
                 if spaces:
                     targets = sorted(targets + spaces)
+                elif waste_spaces and s == self.waste:
+                    targets = sorted(targets + waste_spaces)
                 for t in targets:
                     if t != s:
                         out.append(moves_from[t])
@@ -298,7 +303,7 @@ class Rules:
                         if top >= 0:
                             if builds[row | top]:
                                 out.append(Move(ids[s], ids[t], n))
-                        elif any_runs:
+                        elif any_runs and space_ok:
                             out.append(Move(ids[s], ids[t], n))
         if spec.stock_to_space and piles[self.stock]:
             for t in self.tab:
@@ -461,6 +466,8 @@ class Rules:
         if not dst:
             if spec.space is Space.AUTO:
                 return "an emptied pile is refilled from the stock; the player never fills it"
+            if spec.space is Space.FROM_STOCK:
+                return "a space is filled only from the waste or the stock"
             return "that move is not allowed here"
         top = dst[-1]
         if rank_of(top) == st.base:

@@ -35,6 +35,7 @@ class Space(Enum):
     ANY = "any available card"
     AUTO = "refilled at once from the stock; never by the player"  # Czarina (A3)
     VACANCY = "must be filled at once with a single card"  # 1883 (A2)
+    FROM_STOCK = "filled only from the waste or the stock"  # Deuces (B3)
 
 
 class StockKind(Enum):
