@@ -551,8 +551,11 @@ _B1_NO_SHIFTS = _md("""
 _NUMBER_WORDS = {2: "Two", 3: "Three"}
 
 
-def _acquaintance_like(decks: int, foundations: int, reserves: int,
-                       passes: int) -> _Text:
+def _acquaintance_like(spec_id: str, intro: str, *extra: str) -> _Text:
+    """The rules text of a B1 game, from its declaration; ``extra`` decisions follow B1's."""
+    spec = get_spec(spec_id)
+    decks, foundations, reserves, passes = spec.decks, spec.foundations, spec.reserves, \
+        spec.passes
     cards = decks * 52
     words = {1: "one", 4: "four"}
     found_words = {4: "four", 16: "sixteen"}[foundations]
@@ -595,53 +598,39 @@ def _acquaintance_like(decks: int, foundations: int, reserves: int,
             """)),
         ("End of the game", _WIN_LOSE),
     )
-    return _Text(intro="", sections=sections, decisions=(_B1_DEAL_TO_EMPTY, _B1_NO_SHIFTS))
+    return _Text(intro=intro, sections=sections,
+                 decisions=(_B1_DEAL_TO_EMPTY, _B1_NO_SHIFTS, *extra))
 
 
 def _leap_year() -> _Text:
-    t = _acquaintance_like(4, 16, 8, 1)
-    return _Text(
-        intro=_md("""
-            Leap Year is the four-deck edition of Auld Lang Syne: sixteen Aces on sixteen
-            foundations, eight reserve piles fed by the stock, and a single pass. Quadrennial
-            is Leap Year with two redeals.
-            """),
-        sections=t.sections,
-        decisions=(*t.decisions, _md("""
-            **Four decks.** The commissioning document calls Leap Year single-deck; every
-            other source, and the document's own "Quadrennial is Leap Year with two
-            redeals", make it four decks.
-            """)),
-    )
+    return _acquaintance_like("leap-year", _md("""
+        Leap Year is the four-deck edition of Auld Lang Syne: sixteen Aces on sixteen
+        foundations, eight reserve piles fed by the stock, and a single pass. Quadrennial
+        is Leap Year with two redeals.
+        """), _md("""
+        **Four decks.** The commissioning document calls Leap Year single-deck; every
+        other source, and the document's own "Quadrennial is Leap Year with two
+        redeals", make it four decks.
+        """))
 
 
 def _acquaintance() -> _Text:
-    t = _acquaintance_like(1, 4, 4, 3)
-    return _Text(
-        intro=_md("""
-            Acquaintance is Auld Lang Syne with two redeals: four Aces on the foundations, four
-            reserve piles fed by the stock, and three passes.
-            """),
-        sections=t.sections,
-        decisions=(*t.decisions, _md("""
-            **Gathering order** for a redeal as Quadrennial's (and PySolFC's): the new stock
-            deals first the bottom card of `r4`, then the rest of `r4` from bottom to top,
-            then `r3`, `r2`, and last `r1`.
-            """)),
-    )
+    return _acquaintance_like("acquaintance", _md("""
+        Acquaintance is Auld Lang Syne with two redeals: four Aces on the foundations, four
+        reserve piles fed by the stock, and three passes.
+        """), _md("""
+        **Gathering order** for a redeal as Quadrennial's (and PySolFC's): the new stock
+        deals first the bottom card of `r4`, then the rest of `r4` from bottom to top,
+        then `r3`, `r2`, and last `r1`.
+        """))
 
 
 def _auld_lang_syne() -> _Text:
-    t = _acquaintance_like(1, 4, 4, 1)
-    return _Text(
-        intro=_md("""
-            Auld Lang Syne is the oldest game of its family and one of the hardest: four Aces
-            on the foundations, four reserve piles fed by the stock, and a single pass. Only
-            the top cards of the reserve can be played, and only to the foundations.
-            """),
-        sections=t.sections,
-        decisions=t.decisions,
-    )
+    return _acquaintance_like("auld-lang-syne", _md("""
+        Auld Lang Syne is the oldest game of its family and one of the hardest: four Aces
+        on the foundations, four reserve piles fed by the stock, and a single pass. Only
+        the top cards of the reserve can be played, and only to the foundations.
+        """))
 
 
 # ------------------------------------------------------- the Busy Aces family (B3)
@@ -650,8 +639,10 @@ _RANK_WORDS = {1: "Ace", 2: "Two", 3: "Three", 9: "Nine", 10: "Ten"}
 _RANK_PLURALS = {1: "Aces", 2: "Twos", 3: "Threes", 9: "Nines", 10: "Tens"}
 
 
-def _busy_aces_like(spec_id: str, intro: str, runs: bool) -> _Text:
+def _busy_aces_like(spec_id: str, intro: str) -> _Text:
+    """The rules text of a B3 game, from its declaration."""
     spec = get_spec(spec_id)
+    runs = spec.runs is not Runs.NONE
     base = spec.base_rank or 1
     order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     seq = " ".join(order[base - 1:] + order[:base - 1])
@@ -750,7 +741,7 @@ def _busy_aces() -> _Text:
         Busy Aces, the first game of Thomas Warfield's series that ends with Fours Up: twelve
         piles of one card built down in suit, eight foundations from the Aces, and a stock
         turned one card at a time.
-        """), runs=False)
+        """))
 
 
 def _deuces() -> _Text:
@@ -758,28 +749,28 @@ def _deuces() -> _Text:
         Deuces, the second game of Thomas Warfield's series: the foundations start from the
         eight Twos, ten piles build down in suit and move runs in suit, and a space is
         filled only from the waste or the stock.
-        """), runs=True)
+        """))
 
 
 def _threes_company() -> _Text:
     return _busy_aces_like("threes-company", _md("""
         Three's Company, the third game of Thomas Warfield's series: the foundations start
         from the eight Threes, and eight piles build down in suit and move runs in suit.
-        """), runs=True)
+        """))
 
 
 def _cast_out_nines() -> _Text:
     return _busy_aces_like("cast-out-nines", _md("""
         Cast Out Nines: seven piles of one card built down in suit, and eight foundations
         that build up from the Nines, round the corner.
-        """), runs=False)
+        """))
 
 
 def _dimes() -> _Text:
     return _busy_aces_like("dimes", _md("""
         Dimes: eight piles of one card built down in suit, and eight foundations that build
         up from the Tens, round the corner.
-        """), runs=False)
+        """))
 
 
 _TEXTS = {
@@ -903,7 +894,7 @@ def rules_text(game_id: str) -> str:
     if make is None:
         return _fallback(spec) + "\n"
     text = make()
-    parts = [f"## {spec.name}", _facts(spec)] + ([_fill(text.intro)] if text.intro else [])
+    parts = [f"## {spec.name}", _facts(spec), _fill(text.intro)]
     for title, body in text.sections:
         parts += [f"### {title}", _fill(body)]
     parts.append("### Decisions")

@@ -6,6 +6,12 @@ import dataclasses
 
 from patience.rules.spec import Build, GameSpec, Runs, Space
 
+
+def _row(n: int) -> tuple[str, ...]:
+    """The deal order of ``n`` tableau piles: one card each, ``t1`` first."""
+    return tuple(f"t{i}" for i in range(1, n + 1))
+
+
 FOURS_UP = GameSpec(
     id="fours-up",
     name="Fours Up",
@@ -22,7 +28,7 @@ FOURS_UP = GameSpec(
     tableau_build=Build.ANY,
     runs=Runs.ANY,
     space=Space.ANY,
-    deal_order=tuple(f"t{i}" for i in range(1, 7)),
+    deal_order=_row(6),
     odds="45%",
     odds_source="Pretty Good Solitaire",
     odds_value=0.45,
@@ -47,7 +53,7 @@ BUSY_ACES = dataclasses.replace(
     tableau=12,
     tableau_build=Build.SUIT,
     runs=Runs.NONE,
-    deal_order=tuple(f"t{i}" for i in range(1, 13)),
+    deal_order=_row(12),
     odds="", odds_source="", odds_value=None,
     play_minutes=8,
     difficulty="",
@@ -66,7 +72,7 @@ THREES_COMPANY = dataclasses.replace(
     prefilled=True,
     tableau=8,
     runs=Runs.ANY,
-    deal_order=tuple(f"t{i}" for i in range(1, 9)),
+    deal_order=_row(8),
     related=("fours-up", "busy-aces", "cast-out-nines", "dimes"),
     summary="Eight Threes start eight foundations built up in suit round the corner; eight "
             "piles build down in suit and move runs in suit.",
@@ -80,7 +86,7 @@ CAST_OUT_NINES = dataclasses.replace(
     aliases=(),
     base_rank=9,
     tableau=7,
-    deal_order=tuple(f"t{i}" for i in range(1, 8)),
+    deal_order=_row(7),
     related=("busy-aces", "dimes", "threes-company", "fours-up"),
     summary="Eight Nines found eight foundations built up in suit round the corner; seven "
             "piles build down in suit, a card at a time.",
@@ -94,7 +100,7 @@ DIMES = dataclasses.replace(
     aliases=("Dimes Solitaire",),
     base_rank=10,
     tableau=8,
-    deal_order=tuple(f"t{i}" for i in range(1, 9)),
+    deal_order=_row(8),
     related=("busy-aces", "cast-out-nines", "threes-company", "fours-up"),
     summary="Eight Tens found eight foundations built up in suit round the corner; eight "
             "piles build down in suit, a card at a time.",
@@ -110,7 +116,7 @@ DEUCES = dataclasses.replace(
     tableau=10,
     space=Space.FROM_STOCK,
     stock_to_space=True,
-    deal_order=tuple(f"t{i}" for i in range(1, 11)),
+    deal_order=_row(10),
     related=("busy-aces", "threes-company", "fours-up"),
     summary="Eight Twos start eight foundations built up in suit round the corner; ten piles "
             "build down in suit and move runs in suit; a space is filled only from the waste "

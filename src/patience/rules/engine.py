@@ -258,7 +258,7 @@ class Rules:
         home = self.home_map(st)
         onto: dict[Card, list[int]] = {}
         on_list = self._builds_on_list(base)
-        spaces: list[int] = []
+        empty: list[int] = []
         tabs: list[tuple[int, int]] = []
         for t in self.tab:
             p = piles[t]
@@ -269,11 +269,10 @@ class Rules:
                     onto.setdefault(c, []).append(t)
             else:
                 tabs.append((t, -1))
-                if space_ok:
-                    spaces.append(t)
+                empty.append(t)
+        spaces = empty if space_ok else []
         # RULES B3 Deuces: a space takes only the waste's top card (or the stock's next)
-        waste_spaces: list[int] = [] if space_ok or spec.space is not Space.FROM_STOCK else \
-            [t for t, top in tabs if top < 0]
+        waste_spaces = empty if spec.space is Space.FROM_STOCK else []
         single = self._single
         for s, to_tab in sources:
             c = piles[s][-1]
