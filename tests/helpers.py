@@ -67,16 +67,23 @@ def game_at(game_id: str, st: State) -> Game:
 
 
 def won_state(rules: Rules) -> State:
-    """Every card on a foundation, each foundation a full round from the base rank.
+    """Every card on a foundation, each foundation a full round from its base rank (up or
+    down, RULES B3), or from the base to the King (up) or the Ace (down) where foundations
+    do not turn the corner.
 
     Foundation ``i`` gets suit ``i mod 4`` (works for in-suit and any-suit building).
     """
     spec = rules.spec
     base = spec.base_rank or 1
+    n = spec.ranks
     piles: dict[str, list[int]] = {}
     for i in range(spec.foundations):
         suit = i % spec.suits
-        ranks = [(base - 1 + k) % spec.ranks + 1 for k in range(spec.ranks)]
+        down = i >= spec.foundations - spec.foundations_down
+        start = (spec.down_base_rank or base) if down else base
+        step = -1 if down else 1
+        count = n if spec.foundation_wrap else (start if down else n - start + 1)
+        ranks = [(start - 1 + step * k) % n + 1 for k in range(count)]
         piles[f"f{i + 1}"] = [(r - 1) * 4 + suit for r in ranks]
     return rules.make_state(piles, base=base)
 

@@ -165,6 +165,36 @@ DECISIONS: dict[str, list[str]] = {
         "nothing is ever placed on a ten", "the tens are not dealt",
         "10 j q k a 2 3 4 5 6 7 8 9",
     ],
+    "jacks-in-the-box": [
+        "nothing is ever placed on a jack", "a king goes on an ace",
+        "j q k a 2 3 4 5 6 7 8 9 10", "foundation play-back is allowed",
+        "never its starting jack", "into an empty cell", "the four cells start empty",
+        "a cell takes any single card", "only one card moves at a time",
+        "one pass, no redeal",
+    ],
+    "eights-down": [
+        "nothing is ever placed on an eight", "an ace goes on a king",
+        "read for a tableau that builds up", "**down in suit** (8 7 6 5 4 3 2 a k q j 10 9)",
+        "one rank higher and of the same suit", "any run in suit",
+        "foundation play-back is allowed", "never its starting eight",
+        "the redeal turns the waste over unshuffled, once", "two passes",
+    ],
+    "penta": [
+        "a card may be placed on a five", "no exception for the base rank",
+        "a four on a five", "a six on a five",
+        "**up regardless of suit**, round the corner (5 6 7 8 9 10 j q k a 2 3 4)",
+        "**down regardless of suit**, round the corner (5 4 3 2 a k q j 10 9 8 7 6)",
+        "cards are played back only from `f1` … `f4`", "cards never leave `f5` … `f8`",
+        "one that builds down included", "any five", "one pass, no redeal",
+    ],
+    "sixes-and-sevens": [
+        "no foundation play-back", "cards never leave a foundation",
+        "the foundations end at the king and the ace", "(7 8 9 10 j q k)", "(6 5 4 3 2 a)",
+        "complete with 7 cards", "complete with 6 cards",
+        "a cell takes the top card of the waste or another cell's card",
+        "`f1` … `f8` hold the sevens and `f9` … `f16` the sixes", "there is no tableau",
+        "one pass, no redeal",
+    ],
 }
 
 
@@ -196,7 +226,8 @@ def test_rules_moves_part_uses_this_games_piles(game_id: str) -> None:
         for pid in (m.src, m.dst):
             assert not pid or pid == "deal" or pid in spec.pile_ids, (text, pid)
     runs = "t2>t5x3" in examples
-    assert runs == (game_id in ("four-seasons-1883", "fours-up", "threes-company", "deuces"))
+    assert runs == (game_id in ("four-seasons-1883", "fours-up", "threes-company", "deuces",
+                                "eights-down"))
     assert ("stock>t4" in examples) == (game_id in ("four-seasons", "four-seasons-1883",
                                                     "simplicity", "florentine", "deuces"))
 
@@ -391,7 +422,7 @@ def test_play_illegal_move_keeps_the_position(capsys: pytest.CaptureFixture[str]
     code, parts = session(capsys, monkeypatch, "four-seasons", "t3>t1", "t1>t3x2",
                           "stock>f1", "board")
     assert code == 0  # EOF ends the game quietly
-    assert "illegal move t3>t1: 3C does not go on 9D: only a Eight does" in parts[1]
+    assert "illegal move t3>t1: 3C does not go on 9D: only an Eight does" in parts[1]
     assert "illegal move t1>t3x2: t1 holds only 1 card" in parts[2]
     assert "illegal move stock>f1" in parts[3]
     assert board_of(parts[4]) == board_of(parts[0])

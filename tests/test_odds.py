@@ -191,7 +191,11 @@ def test_rules_versions_survive_a_new_field_of_the_vocabulary() -> None:
     for game, version in pinned.items():
         assert rules_version(get_spec(game)) == version
     spec = get_spec("quadrennial")
+    # a value other than the neutral one, of the field's type
+    other = {bool: lambda v: not v, int: lambda v: v + 1, type(None): lambda v: 1}
     for name, neutral in LATER_FIELDS.items():
         assert getattr(spec, name) == neutral
-        changed = dataclasses.replace(spec, **{name: not neutral})
-        assert rules_version(changed) != rules_version(spec)
+        value = other[type(neutral)](neutral)
+        changed = dataclasses.replace(spec, **{name: value, "foundations": 16, "tableau": 2})
+        assert rules_version(changed) != rules_version(
+            dataclasses.replace(spec, foundations=16, tableau=2))

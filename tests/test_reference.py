@@ -48,6 +48,13 @@ class Model:
     deal_to_empty: bool = False  # a reserve row deal covers empty piles too (B1)
     base: int | None = None  # a fixed base rank (A6, A7, B3); None: the deal fixes it
     waste_fills: bool = False  # a space takes the waste's top even where nothing else (B3)
+    down: int = 0  # the last ``down`` foundations build down (B3 Eights Down, Penta, …)
+    down_base: int | None = None  # the card founding a down foundation, if not ``base``
+    corner: bool = True  # foundations go round the corner (B3 Sixes and Sevens: they stop)
+    playback_down: bool = True  # cards are taken back from down foundations too (not Penta)
+    tableau_up: int = 0  # the last ``tableau_up`` tableau piles build up (B3)
+    on_base: bool = False  # cards go onto base-rank tableau cards (B3 Penta)
+    free_cells: bool = False  # a cell takes any single card, its card goes anywhere (B3)
 
 
 FOUR_SEASONS = Model(4, True, False, tableau=5, stock_fill=True)
@@ -77,6 +84,14 @@ MODELS = {
     "dimes": Model(8, True, False, tableau=8, tableau_suit=True, playback="any", base=10),
     "deuces": Model(8, True, True, tableau=10, tableau_suit=True, runs="any", playback="any",
                     base=2, player_fills=False, waste_fills=True, stock_fill=True),
+    "jacks-in-the-box": Model(8, True, True, tableau=6, tableau_suit=True, playback="any",
+                              base=11, cells=4, free_cells=True),
+    "eights-down": Model(8, True, True, tableau=6, tableau_suit=True, runs="any",
+                         playback="any", base=8, down=8, tableau_up=6, passes=2),
+    "penta": Model(8, False, False, tableau=6, playback="any", base=5, down=4,
+                   playback_down=False, tableau_up=3, on_base=True),
+    "sixes-and-sevens": Model(16, True, True, cells=9, free_cells=True, base=7, down=8,
+                              down_base=6, corner=False),
 }
 
 
@@ -104,19 +119,27 @@ def ids(m: Model, prefix: str) -> list[str]:
 def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
     """Every legal move of RULES §0 and A1–A7, as move texts."""
     F, T, C, RES = ids(m, "f"), ids(m, "t"), ids(m, "c"), ids(m, "r")
+    down = set(F[len(F) - m.down:]) if m.down else set()
+    up = set(T[len(T) - m.tableau_up:]) if m.tableau_up else set()
     if not any(cards for pid, cards in p.items() if pid[0] != "f"):
         return set()  # won: every card is on a foundation
 
     def foundation_takes(card: int, f: str) -> bool:
         pile = p[f]
         if not pile:
-            return not m.prefilled and rank(card) == base
+            starts = (m.down_base or base) if f in down else base
+            return not m.prefilled and rank(card) == starts
         top = pile[-1]
-        return len(pile) < 13 and rank(card) == succ(rank(top)) and \
-            (not m.in_suit or card % 4 == top % 4)
+        if f in down:
+            follows = rank(card) == pred(rank(top)) and (m.corner or rank(top) != 1)
+        else:
+            follows = rank(card) == succ(rank(top)) and (m.corner or rank(top) != 13)
+        return len(pile) < 13 and follows and (not m.in_suit or card % 4 == top % 4)
 
-    def builds_on(card: int, top: int) -> bool:
-        if rank(top) == base or rank(card) != pred(rank(top)):
+    def builds_on(card: int, top: int, t: str) -> bool:
+        if rank(top) == base and not m.on_base:
+            return False
+        if rank(card) != (succ(rank(top)) if t in up else pred(rank(top))):
             return False
         if m.tableau_suit and card % 4 != top % 4:
             return False
@@ -136,25 +159,29 @@ def legal(m: Model, p: Piles, base: int, passes: int) -> set[str]:
     out = set()
     sources = [("waste", m.waste_to_tableau)] if m.waste and p["waste"] else []
     sources += [(t, True) for t in T if p[t]]
-    sources += [(x, False) for x in C + RES if p[x]]
+    sources += [(x, m.free_cells) for x in C if p[x]]
+    sources += [(x, False) for x in RES if p[x]]
     if m.playback != "none":
-        sources += [(f, m.playback == "any") for f in F if len(p[f]) > 1]
+        sources += [(f, m.playback == "any") for f in F
+                    if len(p[f]) > 1 and (m.playback_down or f not in down)]
     for s, to_tableau in sources:
         card = p[s][-1]
         out |= {f"{s}>{f}" for f in F if f != s and foundation_takes(card, f)}
         if to_tableau:
             fills = m.player_fills or m.vacancy or (m.waste_fills and s == "waste")
             out |= {f"{s}>{t}" for t in T if t != s and
-                    (builds_on(card, p[t][-1]) if p[t] else fills)}
+                    (builds_on(card, p[t][-1], t) if p[t] else fills)}
+            if m.free_cells:
+                out |= {f"{s}>{c}" for c in C if not p[c]}
     if m.runs != "none":
         for s in T:
             pile = p[s]
             k = 1
-            while k < len(pile) and builds_on(pile[-k], pile[-k - 1]):
+            while k < len(pile) and builds_on(pile[-k], pile[-k - 1], s):
                 k += 1
             for n in range(2, k + 1):
                 out |= {f"{s}>{t}x{n}" for t in T if t != s and
-                        (builds_on(pile[-n], p[t][-1]) if p[t] else
+                        (builds_on(pile[-n], p[t][-1], t) if p[t] else
                          m.runs == "any" and m.player_fills)}
     if m.stock_fill and p["stock"]:
         out |= {f"stock>{t}" for t in T if not p[t]}

@@ -177,3 +177,20 @@ def test_fours_up_columns_show_whole_runs() -> None:
     assert "5♣ (2)" in text
     assert "waste  8♣ (2)" in text
     assert "stock  5 cards" in text
+
+
+def test_piles_building_against_the_usual_way_say_which_way() -> None:
+    # RULES B3 (Penta: f1–f4 build up, f5–f8 down; t1–t3 down, t4–t6 up): every label of
+    # such a game carries its direction, in symbols or in letters
+    text = render_text(new_game("penta", deal=1))
+    assert re.search(r"f1 ↑ .*f4 ↑ .*f5 ↓ .*f8 ↓", text)
+    assert re.search(r"t1 ↓ .*t3 ↓ .*t4 ↑ .*t6 ↑", text)
+    plain = render_text(new_game("penta", deal=1), symbols=False)
+    assert "f1 up" in plain and "f5 dn" in plain and "t4 up" in plain and "t1 dn" in plain
+    # RULES B3 (Sixes and Sevens: the Sevens up, the Sixes down)
+    text = render_text(new_game("sixes-and-sevens", deal=1))
+    assert "f8 ↑" in text and "f9 ↓" in text and "f16 ↓" in text
+    # the usual ways (foundations up, tableau down) are not labelled
+    for game_id in ("four-seasons", "fours-up", "jacks-in-the-box"):
+        text = render_text(new_game(game_id, deal=1))
+        assert "↑" not in text and "↓" not in text

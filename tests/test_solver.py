@@ -45,6 +45,10 @@ EASY_WIN: dict[str, int] = {
     "cast-out-nines": 30,
     "deuces": 1,
     "auld-lang-syne": 51,
+    "jacks-in-the-box": 13,
+    "eights-down": 1,
+    "penta": 8,
+    "sixes-and-sevens": 2,
 }
 #: A winnable Corners position late in a game (base rank Ace; piles bottom to top, so the
 #: stock's last card is dealt first): won in about 30 moves, with a few hundred positions.

@@ -211,11 +211,28 @@ RELATIVE_CASES: dict[str, list[Case]] = {
                        Case(red("auld-lang-syne", reserves=1, ranks=4), range(1, 151))],
     "acquaintance": [Case(red("acquaintance", reserves=2, ranks=4), range(1, 101))],
     "florentine": [Case(red("florentine", ranks=4, tableau=1), range(1, 201))],
+    # free cells, with a tableau and without
+    "jacks-in-the-box": [Case(red("jacks-in-the-box", decks=1, foundations=4, tableau=1,
+                                  cells=1, ranks=6, base_rank=3), range(1, 61)),
+                         Case(red("jacks-in-the-box", decks=1, foundations=4, tableau=0,
+                                  cells=1, ranks=5, base_rank=3), range(1, 101))],
+    # foundations down, the tableau up, two passes
+    "eights-down": [Case(red("eights-down", decks=1, foundations=2, tableau=1, ranks=10,
+                             base_rank=3, extra={"suits": 2}), range(1, 121))],
+    # one foundation up and one down; a tableau pile building down, or up
+    "penta": [Case(red("penta", decks=1, foundations=2, tableau=1, ranks=8,
+                       extra={"suits": 2}), range(1, 101)),
+              Case(red("penta", decks=1, foundations=2, tableau=1, ranks=8,
+                       extra={"suits": 2, "tableau_up": 1}), range(1, 101))],
+    # foundations up to the King and down to the Ace, and a free cell
+    "sixes-and-sevens": [Case(red("sixes-and-sevens", decks=1, foundations=4, cells=1,
+                                  ranks=9, extra={"suits": 2}), range(1, 201))],
 }
 #: how many of each verdict a relative's run must at least have
 RELATIVE_MINIMA: dict[str, tuple[int, int]] = {
     "busy-aces": (50, 50), "auld-lang-syne": (50, 25), "acquaintance": (50, 0),
-    "florentine": (50, 0),
+    "florentine": (50, 0), "jacks-in-the-box": (50, 20), "eights-down": (50, 25),
+    "penta": (50, 25), "sixes-and-sevens": (50, 50),
 }
 
 #: Bigger reductions (``-m slow``), near the sizes first asked for: ranks 5–7 and two or

@@ -48,7 +48,11 @@ Z95 = 1.959963984540054
 #: Declaration fields added after results were first stored, with the value that keeps the
 #: rules as they were: a declaration that holds it is written without the field, so adding
 #: a field to the vocabulary leaves the games it does not change at the same version.
-LATER_FIELDS: dict[str, object] = {"deal_to_empty": False}
+LATER_FIELDS: dict[str, object] = {
+    "deal_to_empty": False, "foundations_down": 0, "down_base_rank": None,
+    "foundation_wrap": True, "playback_down": True, "tableau_up": 0, "build_on_base": False,
+    "free_cells": False,
+}
 
 
 def _declaration_text(spec: GameSpec) -> str:

@@ -144,20 +144,27 @@ class _Board:
         self.piles: dict[str, Sequence[Card]] = dict(
             zip(game.rules.ids, game.state.piles, strict=True))
         self.ids = list(game.rules.ids)
+        # where piles build against the usual way (RULES B3), each label says which way
+        arrows = {"up": "↑", "down": "↓"} if symbols else {"up": "up", "down": "dn"}
+        self.ways = {pid: arrows[way] for pid, way in game.rules.ways().items()}
+
+    def label(self, pid: str) -> Text:
+        way = self.ways.get(pid)
+        return Text.assemble(_label(pid), (f" {way}", DIM)) if way else _label(pid)
 
     def of(self, kind: str) -> list[str]:
         return [pid for pid in self.ids if pid[0] == kind and pid not in ("stock", "waste")]
 
     # ------------------------------------------------------------------ cells
     def found_cell(self, pid: str) -> Cell:
-        return [_label(pid), self.p.top(self.piles[pid])]
+        return [self.label(pid), self.p.top(self.piles[pid])]
 
     def row_cell(self, pid: str) -> Cell:
-        return [_label(pid), self.p.row(self.piles[pid])]
+        return [self.label(pid), self.p.row(self.piles[pid])]
 
     def column_cell(self, pid: str) -> Cell:
         pile = self.piles[pid]
-        return [_label(pid), *([self.p.card(c, pad=True) for c in pile] or [self.p.empty()])]
+        return [self.label(pid), *([self.p.card(c, pad=True) for c in pile] or [self.p.empty()])]
 
     # ----------------------------------------------------------------- blocks
     def header(self) -> Text:

@@ -634,94 +634,177 @@ def _auld_lang_syne() -> _Text:
 
 
 # ------------------------------------------------------- the Busy Aces family (B3)
-_PILE_WORDS = {6: "six", 7: "seven", 8: "eight", 10: "ten", 12: "twelve"}
-_RANK_WORDS = {1: "Ace", 2: "Two", 3: "Three", 9: "Nine", 10: "Ten"}
-_RANK_PLURALS = {1: "Aces", 2: "Twos", 3: "Threes", 9: "Nines", 10: "Tens"}
+_PILE_WORDS = {4: "four", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
+               12: "twelve", 16: "sixteen"}
+_RANK_WORDS = {1: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+               8: "Eight", 9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King"}
+_RANK_PLURALS = {1: "Aces", 2: "Twos", 3: "Threes", 5: "Fives", 6: "Sixes", 7: "Sevens",
+                 8: "Eights", 9: "Nines", 10: "Tens", 11: "Jacks"}
+_RANK_SHORT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
-def _busy_aces_like(spec_id: str, intro: str) -> _Text:
-    """The rules text of a B3 game, from its declaration."""
+def _a(word: str) -> str:
+    """The indefinite article of a rank word: "an Eight", "a Jack"."""
+    return "an" if word[0] in "AEIOU" else "a"
+
+
+def _ranks(start: int, up: bool, count: int = 13) -> str:
+    """``count`` ranks from ``start``, up or down, turning the corner: ``5 4 3 2 A K``."""
+    step = 1 if up else -1
+    return " ".join(_RANK_SHORT[(start - 1 + step * k) % 13] for k in range(count))
+
+
+def _piles(prefix: str, first: int, last: int) -> str:
+    """Piles ``first`` … ``last`` of a kind: ``f5`` … ``f8``."""
+    return _span(prefix, last) if first == 1 else f"`{prefix}{first}` … `{prefix}{last}`"
+
+
+_B3_REDEAL = _md("""
+    **The redeal turns the waste over unshuffled, once**, as in Florentine Patience
+    (PySolFC), so the second pass deals the cards in the order they were first turned.
+    """)
+
+
+def _busy_aces_like(spec_id: str, intro: str, *, series: bool = True) -> _Text:
+    """The rules text of a game of B3's table, from its declaration.
+
+    ``series``: one of Thomas Warfield's series (Busy Aces … Dimes), whose decisions cite
+    Politaire and Fours Up's document; the others cite the family's common rules.
+    """
     spec = get_spec(spec_id)
     runs = spec.runs is not Runs.NONE
     base = spec.base_rank or 1
-    order = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-    seq = " ".join(order[base - 1:] + order[:base - 1])
+    # B3's table: every foundation builds the same way, and so does every tableau pile
+    down = spec.foundations_down == spec.foundations
+    up = spec.tableau_up == spec.tableau
+    seq = _ranks(base, not down)
+    found_way = "down" if down else "up"
     word, plural = _RANK_WORDS[base], _RANK_PLURALS[base]
     n = spec.tableau
-    stock = 104 - n - (8 if spec.prefilled else 0)
+    cells = spec.cells if spec.free_cells else 0
+    stock = spec.card_count - len(spec.deal_order) - (spec.foundations if spec.prefilled else 0)
     if spec.prefilled:
         deal = _md(f"""
             Two decks, 104 cards. The eight {plural} are taken out before the shuffle, one on
             each foundation. One card is dealt face up on each of {_span('t', n)}. The other
-            {stock} cards form the stock. The waste starts empty.
+            {stock} cards form the stock. The waste starts empty{
+            ', and so do the cells' if cells else ''}.
             """)
         found = _md(f"""
-            Each foundation starts with its {word} and builds **up in suit** ({seq}), and is
-            complete with 13 cards.
+            Each foundation starts with its {word} and builds **{found_way} in suit** ({seq}),
+            and is complete with 13 cards.
             """)
     else:
         deal = _md(f"""
             Two decks, 104 cards. One card is dealt face up on each of {_span('t', n)}. The
             other {stock} cards form the stock. The waste starts empty, and so do the
-            foundations.
+            foundations{' and the cells' if cells else ''}.
             """)
         found = _md(f"""
-            An empty foundation takes any {word}. A foundation builds **up in suit** ({seq}),
-            and is complete with 13 cards.
+            An empty foundation takes any {word}. A foundation builds **{found_way} in suit**
+            ({seq}), and is complete with 13 cards.
             """)
-    found += " " + _md("""
+    found += " " + _md(f"""
         **The top card of a foundation (never a starting card) may be played back** onto any
-        pile that accepts it.
+        pile that accepts it{', or into an empty cell' if cells else ''}.
         """)
-    lowest = "nothing is placed on an Ace" if base == 1 else \
-        f"a King goes on an Ace, and nothing is ever placed on a {word}"
+    if base == 1:
+        lowest = "nothing is placed on an Ace"
+    elif up:
+        lowest = f"an Ace goes on a King, and nothing is ever placed on {_a(word)} {word}"
+    else:
+        lowest = f"a King goes on an Ace, and nothing is ever placed on {_a(word)} {word}"
+    if up:
+        rule, example, way = "higher", "the Seven of hearts on the Six of hearts", "higher"
+    else:
+        rule, example, way = "lower", "the Seven of hearts on the Eight of hearts", "lower"
     tableau = _md(f"""
         Only the top card of each pile is available. A card may be placed on the top card of a
-        pile when it is **one rank lower and of the same suit**: the Seven of hearts on the
-        Eight of hearts; {lowest}.
+        pile when it is **one rank {rule} and of the same suit**: {example}; {lowest}.
         """)
     if runs:
         into_space = "" if spec.space is Space.FROM_STOCK else ", or into a space"
         tableau += " " + _md(f"""
-            **Any run in suit** (the top cards of a pile, each one rank lower than the card
+            **Any run in suit** (the top cards of a pile, each one rank {way} than the card
             beneath it and of its suit) may be moved together onto a pile that takes its
             bottom card{into_space}: `t2>t5x3` moves a run of three.
             """)
     else:
         tableau += " Only one card moves at a time."
-    sections = (
+    waste_to = "a foundation, onto a tableau pile" + (
+        ", into a space or into an empty cell" if cells else " or into a space")
+    if spec.passes == 1:
+        stock_text = _md(f"""
+            `deal` turns the next card of the stock onto the waste. **One pass, no redeal.**
+            The top card of the waste may go to {waste_to}.
+            """)
+    else:
+        stock_text = _md(f"""
+            `deal` turns the next card of the stock onto the waste. **One redeal**: when the
+            stock is empty, `deal` turns the whole waste over, unshuffled, as the new stock,
+            once. {_NUMBER_WORDS[spec.passes]} passes through the stock in all. The top card
+            of the waste may go to {waste_to}.
+            """)
+    cell_piles = f"{_PILE_WORDS[cells]} cells {_span('c', cells)}, " if cells else ""
+    sections = [
         ("Aim", "Move all 104 cards to the eight foundations."),
         ("Layout", _md(f"""
-            Eight foundations `f1` … `f8`, {_PILE_WORDS[n]} tableau piles {_span('t', n)}, the
-            stock (face down) and the waste (face up).
+            Eight foundations `f1` … `f8`, {_PILE_WORDS[n]} tableau piles {_span('t', n)},
+            {cell_piles}the stock (face down) and the waste (face up).
             """)),
         ("Deal", deal),
         ("Foundations", found),
         ("Tableau", tableau),
+    ]
+    if cells:
+        sections.append(("Cells", _md(f"""
+            Each of the {_PILE_WORDS[cells]} cells holds **at most one card**. An empty cell
+            takes **any single card**: the top card of the waste, of a tableau pile or of a
+            foundation, or the card of another cell. A cell's card may go to a foundation,
+            onto a tableau pile that takes it, into a space or into another empty cell.
+            """)))
+    sections += [
         ("Spaces", _md("""
             An empty pile is filled **only from the waste or straight from the stock**
             (`stock>t4`): never with a card or a run from another pile.
             """) if spec.space is Space.FROM_STOCK
          else "An empty pile takes any card" + (" or any run." if runs else ".")),
-        ("Stock and waste", _md("""
-            `deal` turns the next card of the stock onto the waste. **One pass, no redeal.**
-            The top card of the waste may go to a foundation, onto a tableau pile or into a
-            space.
-            """) + (" The next card of the stock may also be turned straight into a space "
-                    "(`stock>t4`)." if spec.stock_to_space else "")),
+        ("Stock and waste", stock_text + (
+            " The next card of the stock may also be turned straight into a space "
+            "(`stock>t4`)." if spec.stock_to_space else "")),
         ("End of the game", _WIN_LOSE),
-    )
-    decisions = [
-        _md(f"""
-            **Nothing is ever placed on {'an' if base == 1 else 'a'} {word}**, the base rank:
-            the tableau never builds across the base{' (no King on an Ace)' if base == 1 else
-            ', though it turns the corner from Ace to King'} (Politaire).
-            """),
-        _md("""
-            **Foundation play-back is allowed**, as in the rest of the series (Fours Up's
-            document allows it).
-            """),
     ]
+    if series:
+        decisions = [
+            _md(f"""
+                **Nothing is ever placed on {'an' if base == 1 else 'a'} {word}**, the base
+                rank: the tableau never builds across the base{' (no King on an Ace)'
+                if base == 1 else ', though it turns the corner from Ace to King'}
+                (Politaire).
+                """),
+            _md("""
+                **Foundation play-back is allowed**, as in the rest of the series (Fours Up's
+                document allows it).
+                """),
+        ]
+    else:
+        turn = "from King to Ace (an Ace on a King)" if up else \
+            "from Ace to King (a King on an Ace)"
+        read = ", read for a tableau that builds up" if up else ""
+        decisions = [
+            _md(f"""
+                **Nothing is ever placed on {_a(word)} {word}**, the base rank: the tableau
+                never builds across the base, though it turns the corner {turn}. This is the
+                family's common rule in the rules specification ("nothing is placed on a
+                base-rank card"){read}.
+                """),
+            _md(f"""
+                **Foundation play-back is allowed**, the family's common rule: the top card of
+                a foundation, never its starting {word}, may go onto a tableau pile that takes
+                it, into a space{', into an empty cell' if cells else ''}, or onto the other
+                foundation of its suit when that one needs it next.
+                """),
+        ]
     if spec.space is Space.FROM_STOCK:
         decisions.append(_md("""
             **A space takes only the waste's top card or the stock's next card**, as the
@@ -733,7 +816,24 @@ def _busy_aces_like(spec_id: str, intro: str) -> _Text:
             **The {plural} are not dealt at the start**: every foundation starts empty and
             takes the first {word} played to it (Politaire, PySolFC).
             """))
-    return _Text(intro=intro, sections=sections, decisions=tuple(decisions))
+    if cells:
+        decisions += [
+            _md(f"""
+                **The {_PILE_WORDS[cells]} cells start empty**: the rules specification deals
+                them no card, so every card not on a foundation or a tableau pile is in the
+                stock.
+                """),
+            _md("""
+                **A cell takes any single card and gives it to any pile that takes it**: the
+                top card of the waste, of a tableau pile or of a foundation, or another cell's
+                card, may go into an empty cell; a cell's card may go to a foundation, onto a
+                tableau pile, into a space or into another empty cell. The rules specification
+                names the cells and nothing more; these are the free cells of FreeCell.
+                """),
+        ]
+    if spec.passes > 1:
+        decisions.append(_B3_REDEAL)
+    return _Text(intro=intro, sections=tuple(sections), decisions=tuple(decisions))
 
 
 def _busy_aces() -> _Text:
@@ -773,6 +873,165 @@ def _dimes() -> _Text:
         """))
 
 
+def _jacks_in_the_box() -> _Text:
+    return _busy_aces_like("jacks-in-the-box", _md("""
+        Jacks in the Box: the foundations start from the eight Jacks, six piles of one card
+        build down in suit, round the corner, and four free cells each hold any one card.
+        """), series=False)
+
+
+def _eights_down() -> _Text:
+    return _busy_aces_like("eights-down", _md("""
+        Eights Down turns the family upside down: the foundations start from the eight Eights
+        and build down, six piles build up in suit and move runs in suit, and the waste is
+        turned over once.
+        """), series=False)
+
+
+def _penta() -> _Text:
+    spec = get_spec("penta")
+    base = spec.base_rank or 1
+    word, plural = _RANK_WORDS[base], _RANK_PLURALS[base]
+    nf, nt = spec.foundations, spec.tableau
+    f_up, f_down = _piles("f", 1, nf - spec.foundations_down), \
+        _piles("f", nf - spec.foundations_down + 1, nf)
+    t_down, t_up = _piles("t", 1, nt - spec.tableau_up), _piles("t", nt - spec.tableau_up + 1, nt)
+    f_build, t_build = spec.foundation_build.value, spec.tableau_build.value
+    stock = spec.card_count - len(spec.deal_order)
+    lower, higher = _RANK_WORDS[base - 1], _RANK_WORDS[base + 1]
+    return _Text(
+        intro=_md(f"""
+            Penta: any {word} starts a foundation, and the foundations build both ways, half
+            of them up and half down, regardless of suit; so do the six piles of the tableau,
+            all the way round the corner.
+            """),
+        sections=(
+            ("Aim", f"Move all {spec.card_count} cards to the {_PILE_WORDS[nf]} foundations."),
+            ("Layout", _md(f"""
+                {_PILE_WORDS[nf].capitalize()} foundations: {f_up} build up and {f_down} build
+                down. {_PILE_WORDS[nt].capitalize()} tableau piles: {t_down} build down and
+                {t_up} build up. The stock (face down) and the waste (face up).
+                """)),
+            ("Deal", _md(f"""
+                Two decks, {spec.card_count} cards. One card is dealt face up on each of
+                {_span('t', nt)}. The other {stock} cards form the stock. The waste starts
+                empty, and so do the foundations.
+                """)),
+            ("Foundations", _md(f"""
+                An empty foundation takes any {word}: you choose whether it goes to one that
+                builds up or to one that builds down. {f_up} build **up {f_build}**, round the
+                corner ({_ranks(base, True)}); {f_down} build **down {f_build}**, round the
+                corner ({_ranks(base, False)}). Each is complete with 13 cards. **The top card
+                of {f_up} (never a starting {word}) may be played back** onto any pile that
+                accepts it: a tableau pile, a space, or another foundation, one that builds
+                down included. Cards never leave {f_down}.
+                """)),
+            ("Tableau", _md(f"""
+                Only the top card of each pile is available. On {t_down} a card may be placed
+                on the top card when it is **one rank lower, {t_build}**; on {t_up} when it
+                is **one rank higher, {t_build}**. Both turn the corner: a King goes on an Ace
+                on {t_down}, and an Ace on a King on {t_up}. **Cards are placed on
+                {plural} too**: {_a(lower)} {lower} on a {word} of {t_down}, {_a(higher)}
+                {higher} on a {word} of {t_up}. Only one card moves at a time.
+                """)),
+            ("Spaces", _md("""
+                An empty pile takes any card, and then builds the way its pile does.
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock onto the waste. **One pass, no
+                redeal.** The top card of the waste may go to a foundation, onto a tableau
+                pile or into a space.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md(f"""
+                **A card may be placed on {_a(word)} {word}**: Penta's tableau builds fully
+                round the corner with no exception for the base rank, as the rules
+                specification says for Penta ("both fully round the corner") and unlike the
+                rest of the family, where nothing is placed on a base-rank card.
+                """),
+            _md(f"""
+                **Cards are played back only from {f_up}**, the foundations that build up, as
+                the rules specification says ("cards may be taken back from `f1`–`f4`"),
+                never a starting {word}; cards never leave {f_down}. A card played back goes
+                to any pile that takes it, as in Fours Up: a tableau pile, a space, or another
+                foundation, one that builds down included.
+                """),
+        ),
+    )
+
+
+def _sixes_and_sevens() -> _Text:
+    spec = get_spec("sixes-and-sevens")
+    up_base, down_base = spec.base_rank or 1, spec.down_base_rank or 1
+    nf, nd, nc = spec.foundations, spec.foundations_down, spec.cells
+    f_up, f_down = _piles("f", 1, nf - nd), _piles("f", nf - nd + 1, nf)
+    up_len, down_len = 14 - up_base, down_base
+    ups, downs = _RANK_PLURALS[up_base], _RANK_PLURALS[down_base]
+    build = spec.foundation_build.value
+    stock = spec.card_count - nf - len(spec.deal_order)
+    return _Text(
+        intro=_md(f"""
+            Sixes and Sevens: the eight {ups} and the eight {downs} start {_PILE_WORDS[nf]}
+            foundations, the {ups} building up to the King and the {downs} down to the Ace;
+            {_PILE_WORDS[nc]} cells hold one card each, and nothing is built anywhere else.
+            """),
+        sections=(
+            ("Aim", f"Move all {spec.card_count} cards to the {_PILE_WORDS[nf]} foundations."),
+            ("Layout", _md(f"""
+                {_PILE_WORDS[nf].capitalize()} foundations: {f_up} hold the {ups} and {f_down}
+                the {downs}. {_PILE_WORDS[nc].capitalize()} cells {_span('c', nc)}, the stock
+                (face down) and the waste (face up). There is no tableau.
+                """)),
+            ("Deal", _md(f"""
+                Two decks, {spec.card_count} cards. The eight {ups} and the eight {downs} are
+                taken out before the shuffle, one on each foundation: the {ups} on {f_up}, the
+                {downs} on {f_down}. One card is dealt face up into each of {_span('c', nc)}.
+                The other {stock} cards form the stock. The waste starts empty.
+                """)),
+            ("Foundations", _md(f"""
+                {f_up} build **up {build}** from the {_RANK_WORDS[up_base]} to the King
+                ({_ranks(up_base, True, up_len)}), and are complete with {up_len} cards;
+                {f_down} build **down {build}** from the {_RANK_WORDS[down_base]} to the Ace
+                ({_ranks(down_base, False, down_len)}), and are complete with {down_len}
+                cards. **They do not turn the corner**: nothing goes on a King of {f_up} or
+                on an Ace of {f_down}. **Cards never leave a foundation.**
+                """)),
+            ("Cells", _md("""
+                Each cell holds **at most one card**, and nothing is built on it. An empty cell
+                takes **any single card**: the top card of the waste, or the card of another
+                cell. A cell's card may go to a foundation or into another empty cell.
+                """)),
+            ("Stock and waste", _md("""
+                `deal` turns the next card of the stock onto the waste. **One pass, no
+                redeal.** The top card of the waste may go to a foundation or into an empty
+                cell.
+                """)),
+            ("End of the game", _WIN_LOSE),
+        ),
+        decisions=(
+            _md("""
+                **No foundation play-back**: cards never leave a foundation. The rules
+                specification's paragraph on Sixes and Sevens does not allow it, and Penta's
+                states its own, so the family's common play-back is read as belonging to the
+                games of the family's table only.
+                """),
+            _md(f"""
+                **The foundations end at the King and the Ace**, as the rules specification
+                says for this game ("up in suit to King", "down in suit to Ace"), and do not
+                turn the corner to 13 cards as the rest of the family does: a foundation of
+                {ups} is complete with {up_len} cards, one of {downs} with {down_len}.
+                """),
+            _md("""
+                **A cell takes the top card of the waste or another cell's card**: the rules
+                specification says "a cell takes any single card", and with no tableau and no
+                play-back these are the only single cards that can move. A cell's card goes
+                to a foundation or into another empty cell.
+                """),
+        ),
+    )
+
 _TEXTS = {
     "four-seasons": _four_seasons,
     "four-seasons-1883": _four_seasons_1883,
@@ -790,6 +1049,10 @@ _TEXTS = {
     "threes-company": _threes_company,
     "cast-out-nines": _cast_out_nines,
     "dimes": _dimes,
+    "jacks-in-the-box": _jacks_in_the_box,
+    "eights-down": _eights_down,
+    "penta": _penta,
+    "sixes-and-sevens": _sixes_and_sevens,
 }
 
 #: The games that have a written rules text, in the order of the rules page.
@@ -830,16 +1093,31 @@ def _moves_section(spec: GameSpec) -> str:
             lines.append("- `waste>t2`: the top card of the waste onto `t2`.")
         else:
             lines.append("- `waste>f2`: the top card of the waste to foundation `f2`.")
+    if spec.free_cells:  # a cell takes any single card, and its card goes where it fits
+        if spec.tableau:
+            lines.append("- `t3>c1`: the top card of `t3` into cell `c1`, when `c1` is empty.")
+            lines.append("- `c1>t5`: the card of cell `c1` onto `t5`.")
+        elif spec.stock is StockKind.WASTE:
+            lines.append("- `waste>c2`: the top card of the waste into cell `c2`, when `c2` "
+                         "is empty.")
     if spec.stock_to_space or spec.space is Space.VACANCY:
         lines.append("- `stock>t4`: the next card of the stock straight into `t4`, "
                      "when `t4` is empty.")
     if spec.runs is not Runs.NONE and spec.tableau:
         lines.append("- `t2>t5x3`: the top three cards of `t2` together onto `t5`.")
     if spec.playback:
+        # a foundation that plays back: in Penta only those building up (the first ones)
+        back = 2 if spec.playback_down or spec.foundations - spec.foundations_down >= 2 else 1
         if spec.tableau:
-            lines.append("- `f2>t4`: the top card of foundation `f2` back onto `t4`.")
+            lines.append(f"- `f{back}>t4`: the top card of foundation `f{back}` back onto "
+                         "`t4`.")
+            if spec.foundations_down and not spec.playback_down:
+                lines.append(f"- `f{back}>f{spec.foundations}`: the top card of foundation "
+                             f"`f{back}` onto foundation `f{spec.foundations}`, which builds "
+                             "down.")
         else:
-            lines.append("- `f2>f7`: the top card of foundation `f2` onto foundation `f7`.")
+            lines.append(f"- `f{back}>f7`: the top card of foundation `f{back}` onto "
+                         "foundation `f7`.")
     if spec.stock is StockKind.WASTE:
         what = "turn the next card of the stock onto the waste"
     else:

@@ -123,4 +123,91 @@ DEUCES = dataclasses.replace(
             "or the stock.",
 )
 
-GAMES = (FOURS_UP, BUSY_ACES, DEUCES, THREES_COMPANY, CAST_OUT_NINES, DIMES)
+JACKS_IN_THE_BOX = dataclasses.replace(
+    THREES_COMPANY,
+    id="jacks-in-the-box",
+    name="Jacks in the Box",
+    aliases=(),
+    base_rank=11,
+    tableau=6,
+    runs=Runs.NONE,
+    cells=4,
+    free_cells=True,
+    deal_order=_row(6),
+    related=("busy-aces", "dimes", "fours-up", "sixes-and-sevens"),
+    summary="Eight Jacks start eight foundations built up in suit round the corner; six piles "
+            "build down in suit, a card at a time, with four free cells.",
+)
+
+# RULES B3 Eights Down: the tableau builds up and the foundations down, both in suit;
+# the waste is turned over once
+EIGHTS_DOWN = dataclasses.replace(
+    THREES_COMPANY,
+    id="eights-down",
+    name="Eights Down",
+    aliases=(),
+    base_rank=8,
+    foundations_down=8,
+    tableau=6,
+    tableau_up=6,
+    passes=2,
+    deal_order=_row(6),
+    related=("busy-aces", "threes-company", "fours-up", "penta"),
+    summary="Eight Eights start eight foundations built down in suit round the corner; six "
+            "piles build up in suit and move runs in suit; the waste is turned over once.",
+)
+
+# RULES B3 Penta: four foundations build up from the Fives, four down, regardless of suit;
+# three piles build down and three up, round the corner
+PENTA = dataclasses.replace(
+    FOURS_UP,
+    id="penta",
+    name="Penta",
+    aliases=(),
+    section="B3",
+    base_rank=5,
+    prefilled=False,
+    foundation_build=Build.ANY,
+    foundations_down=4,
+    playback_down=False,
+    tableau=6,
+    tableau_up=3,
+    build_on_base=True,
+    runs=Runs.NONE,
+    odds="", odds_source="", odds_value=None,
+    difficulty="",
+    related=("fours-up", "eights-down", "sixes-and-sevens"),
+    summary="Any Five starts a foundation: four build up and four down, regardless of suit; "
+            "three piles build down and three up, round the corner, a card at a time.",
+    layout="tableau",
+)
+
+# RULES B3 Sixes and Sevens: sixteen foundations from the Sevens up to the King and from
+# the Sixes down to the Ace; nine free cells and no tableau
+SIXES_AND_SEVENS = dataclasses.replace(
+    FOURS_UP,
+    id="sixes-and-sevens",
+    name="Sixes and Sevens",
+    aliases=(),
+    section="B3",
+    foundations=16,
+    foundations_down=8,
+    base_rank=7,
+    down_base_rank=6,
+    foundation_wrap=False,
+    playback=False,
+    tableau=0,
+    runs=Runs.NONE,
+    cells=9,
+    free_cells=True,
+    deal_order=tuple(f"c{i}" for i in range(1, 10)),
+    odds="", odds_source="", odds_value=None,
+    difficulty="",
+    related=("penta", "jacks-in-the-box", "fours-up"),
+    summary="Eight Sevens build up in suit to the King and eight Sixes down to the Ace; nine "
+            "cells hold one card each, and nothing is built anywhere else.",
+    layout="tableau",
+)
+
+GAMES = (FOURS_UP, BUSY_ACES, DEUCES, THREES_COMPANY, CAST_OUT_NINES, DIMES, JACKS_IN_THE_BOX,
+         EIGHTS_DOWN, PENTA, SIXES_AND_SEVENS)

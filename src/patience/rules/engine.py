@@ -25,6 +25,11 @@ from patience.rules.spec import Build, GameSpec, Opening, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, Pile, State
 
 
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: "an Ace", "a King"."""
+    return f"{'an' if word[0] in 'AEIOU' else 'a'} {word}"
+
+
 class Rules:
     """A game's rules compiled for fast use: pile indices and rank tables."""
 
@@ -46,21 +51,49 @@ class Rules:
         self.total = spec.card_count
         # a foundation's first card never moves, dealt there or played there (RULES A7, B3)
         self.start_len = 1
-        # lookup tables for the move generator: fits[c << 6 | top] says whether card c
-        # continues a foundation whose top is ``top``; builds[base][c << 6 | top] whether
-        # c may be placed on tableau card ``top`` (filled per base rank on first use)
-        self._fits = bytearray(64 * 64)
-        for c in range(64):
-            for top in range(64):
-                if rank_of(c) <= n and rank_of(top) <= n:
-                    self._fits[c << 6 | top] = self._fits_foundation(c, (top,))
-        self._builds: dict[int, bytearray] = {}
-        self._on_lists: dict[int, list[list[Card]]] = {}
-        self._fits_list = [[c for c in range(64) if self._fits[c << 6 | top]]
-                           for top in range(64)]
+        # RULES B3: the last foundations_down foundations build down, the last tableau_up
+        # tableau piles build up; everything else up (foundations) and down (tableau)
+        self.down = frozenset(self.found[len(self.found) - spec.foundations_down:]
+                              if spec.foundations_down else ())
+        self.up_tab = frozenset(self.tab[len(self.tab) - spec.tableau_up:]
+                                if spec.tableau_up else ())
+        # the cards that found an empty foundation: the base rank, or down_base_rank for
+        # the down ones (Sixes and Sevens)
+        self.down_base = spec.down_base_rank
+        # may a foundation's top card go back to the tableau (or a free cell)?
+        self.playback_from = frozenset(
+            f for f in self.found if spec.playback and (spec.playback_down or f not in self.down))
+        # lookup tables for the move generator: fits[d][c << 6 | top] says whether card c
+        # continues a foundation building up (d = 0) or down (d = 1) whose top is ``top``;
+        # builds[base, up][c << 6 | top] whether c may be placed on tableau card ``top``
+        # (filled per base rank on first use)
+        self._fits = (bytearray(64 * 64), bytearray(64 * 64))
+        for d in (0, 1):
+            for c in range(64):
+                for top in range(64):
+                    if rank_of(c) <= n and rank_of(top) <= n:
+                        self._fits[d][c << 6 | top] = self._continues(c, top, bool(d))
+        self._builds: dict[tuple[int, bool], bytearray] = {}
+        self._on_lists: dict[tuple[int, bool], list[list[Card]]] = {}
+        self._fits_list = tuple([[c for c in range(64) if fits[c << 6 | top]]
+                                 for top in range(64)] for fits in self._fits)
         self._base_cards = [[c for c in range(64) if rank_of(c) == b and rank_of(c) <= n]
                             for b in range(n + 1)]
         self._single = [[Move(a, b) for b in self.ids] for a in self.ids]  # (immutable)
+
+    def ways(self) -> dict[str, str]:
+        """Pile id → "up" or "down" for each foundation and tableau pile, in a game whose
+        piles do not all build the usual way (foundations up, tableau down; RULES B3);
+        empty for the others."""
+        if not (self.down or self.up_tab):
+            return {}
+        out = {self.ids[f]: "down" if f in self.down else "up" for f in self.found}
+        out.update({self.ids[t]: "up" if t in self.up_tab else "down" for t in self.tab})
+        return out
+
+    def found_base(self, f: int, base: int) -> int:
+        """The rank that founds foundation ``f`` (a pile index) when it is empty."""
+        return self.down_base or base if f in self.down else base
 
     # ------------------------------------------------------------------ deal
     def deck(self) -> list[Card]:
@@ -76,11 +109,17 @@ class Rules:
         base = spec.base_rank or 0
         if spec.prefilled:
             assert spec.base_rank is not None
-            starters = [make_card(spec.base_rank, s) for _ in range(spec.decks)
-                        for s in range(spec.suits)]
-            for f, c in zip(self.found, starters, strict=True):
-                piles[f].append(c)
-                cards.remove(c)
+            # one card of each deck and suit for each group of foundations (up, down)
+            for group in ([f for f in self.found if f not in self.down],
+                          [f for f in self.found if f in self.down]):
+                if not group:
+                    continue
+                rank = self.found_base(group[0], spec.base_rank)
+                starters = [make_card(rank, s) for _ in range(spec.decks)
+                            for s in range(spec.suits)]
+                for f, c in zip(group, starters, strict=True):
+                    piles[f].append(c)
+                    cards.remove(c)
         pack = shuffled(cards, deal)
         pos = 0
         if spec.opening is Opening.DICK_1883:
@@ -105,7 +144,7 @@ class Rules:
             pos += 1
             for f in self.found:
                 p = piles[f]
-                if (not p and rank_of(c) == base) or (p and self._fits_foundation(c, p)):
+                if (not p and rank_of(c) == base) or (p and self._fits_foundation(c, p, f)):
                     p.append(c)
                     break
             else:
@@ -127,34 +166,43 @@ class Rules:
         return State(tuple(out), base, passes)
 
     # ------------------------------------------------------------ predicates
-    def _fits_foundation(self, c: Card, pile: Pile | list[Card]) -> bool:
-        top = pile[-1]
-        if len(pile) >= self.spec.ranks or rank_of(c) != self.succ[rank_of(top)]:
+    def _continues(self, c: Card, top: Card, down: bool) -> bool:
+        """Does ``c`` continue a foundation (building down when ``down``) topped by ``top``?"""
+        rt = rank_of(top)
+        if rank_of(c) != (self.pred[rt] if down else self.succ[rt]):
             return False
+        if not self.spec.foundation_wrap and rt == (1 if down else self.spec.ranks):
+            return False  # it ends at the Ace (down) or the King (up)
         b = self.spec.foundation_build
         return b is Build.ANY or (b is Build.SUIT and suit_of(c) == suit_of(top)) or \
             (b is Build.ALT_COLOR and is_red(c) != is_red(top))
 
-    def build_table(self, base: int) -> bytearray:
-        """``table[c << 6 | top]``: may ``c`` be placed on tableau card ``top``?"""
-        table = self._builds.get(base)
+    def _fits_foundation(self, c: Card, pile: Pile | list[Card], f: int) -> bool:
+        if len(pile) >= self.spec.ranks:
+            return False
+        return bool(self._fits[f in self.down][c << 6 | pile[-1]])
+
+    def build_table(self, base: int, up: bool = False) -> bytearray:
+        """``table[c << 6 | top]``: may ``c`` be placed on tableau card ``top`` (of a pile
+        building up, with ``up``)?"""
+        table = self._builds.get((base, up))
         if table is None:
             n = self.spec.ranks
             table = bytearray(64 * 64)
             for c in range(64):
                 for top in range(64):
                     if rank_of(c) <= n and rank_of(top) <= n:
-                        table[c << 6 | top] = self.builds_on(c, top, base)
-            self._builds[base] = table
+                        table[c << 6 | top] = self.builds_on(c, top, base, up)
+            self._builds[base, up] = table
         return table
 
-    def _builds_on_list(self, base: int) -> list[list[Card]]:
+    def _builds_on_list(self, base: int, up: bool = False) -> list[list[Card]]:
         """``[top]`` → the cards that may be placed on tableau card ``top``."""
-        lists = self._on_lists.get(base)
+        lists = self._on_lists.get((base, up))
         if lists is None:
-            table = self.build_table(base)
+            table = self.build_table(base, up)
             lists = [[c for c in range(64) if table[c << 6 | top]] for top in range(64)]
-            self._on_lists[base] = lists
+            self._on_lists[base, up] = lists
         return lists
 
     def home_map(self, st: State) -> dict[Card, list[int]]:
@@ -164,35 +212,40 @@ class Rules:
         for f in self.found:
             p = st.piles[f]
             if not p:
-                cards = self._base_cards[st.base] if 0 < st.base <= ranks else ()
+                b = self.found_base(f, st.base)
+                cards = self._base_cards[b] if 0 < b <= ranks else ()
             elif len(p) < ranks:
-                cards = self._fits_list[p[-1]]
+                cards = self._fits_list[f in self.down][p[-1]]
             else:
                 continue
             for c in cards:
                 out.setdefault(c, []).append(f)
         return out
 
-    def foundation_takes(self, c: Card, pile: Pile, base: int) -> bool:
-        if not pile:
-            return (c >> 2) + 1 == base
-        return len(pile) < self.spec.ranks and bool(self._fits[c << 6 | pile[-1]])
+    def next_needed(self, f: int, top: Card) -> int:
+        """The rank that goes next on foundation ``f`` (a pile index) topped by ``top``."""
+        r = rank_of(top)
+        return self.pred[r] if f in self.down else self.succ[r]
 
-    def builds_on(self, c: Card, top: Card, base: int) -> bool:
-        """May ``c`` be placed on tableau card ``top``?  (Nothing on a base-rank card.)"""
+    def builds_on(self, c: Card, top: Card, base: int, up: bool = False) -> bool:
+        """May ``c`` be placed on tableau card ``top`` of a pile building down (or up)?
+        (Nothing on a base-rank card, except where the game says otherwise.)"""
         rt = rank_of(top)
-        if rt == base or rank_of(c) != self.pred[rt]:
+        if rt == base and not self.spec.build_on_base:
+            return False
+        if rank_of(c) != (self.succ[rt] if up else self.pred[rt]):
             return False
         b = self.spec.tableau_build
         return b is Build.ANY or (b is Build.ALT_COLOR and is_red(c) != is_red(top)) or \
             (b is Build.SUIT and suit_of(c) == suit_of(top))
 
-    def run_length(self, pile: Pile, base: int) -> int:
-        """How many top cards of ``pile`` form a run (each on the card beneath it)."""
+    def run_length(self, pile: Pile, base: int, up: bool = False) -> int:
+        """How many top cards of ``pile`` (building up, with ``up``) form a run (each on
+        the card beneath it)."""
         n = len(pile)
         if n == 0:
             return 0
-        builds = self.build_table(base)
+        builds = self.build_table(base, up)
         k = 1
         while k < n and builds[pile[n - k] << 6 | pile[n - k - 1]]:
             k += 1
@@ -247,32 +300,34 @@ class Rules:
             sources.append((self.waste, spec.waste_to_tableau))
         sources += [(t, True) for t in self.tab if piles[t]]
         sources += [(r, False) for r in self.res if piles[r]]
-        sources += [(c, False) for c in self.cell if piles[c]]
+        sources += [(c, spec.free_cells) for c in self.cell if piles[c]]
         if spec.playback:
-            sources += [(f, True) for f in self.found if len(piles[f]) > self.start_len]
+            sources += [(f, True) for f in self.found
+                        if len(piles[f]) > self.start_len and f in self.playback_from]
         # a space takes any card (RULES A1); a lapsed 1883 vacancy (waste and stock empty)
         # takes a single card, never a packet (RULES A2 Decision 2)
         space_ok = spec.space is Space.ANY or spec.space is Space.VACANCY
-        builds = self.build_table(base)
         # which foundations take each card now, and which tableau piles (in pile order)
         home = self.home_map(st)
         onto: dict[Card, list[int]] = {}
-        on_list = self._builds_on_list(base)
         empty: list[int] = []
-        tabs: list[tuple[int, int]] = []
+        tabs: list[tuple[int, int, bytearray]] = []
         for t in self.tab:
             p = piles[t]
+            up = t in self.up_tab
             if p:
                 top = p[-1]
-                tabs.append((t, top))
-                for c in on_list[top]:
+                tabs.append((t, top, self.build_table(base, up)))
+                for c in self._builds_on_list(base, up)[top]:
                     onto.setdefault(c, []).append(t)
             else:
-                tabs.append((t, -1))
+                tabs.append((t, -1, self.build_table(base, up)))
                 empty.append(t)
         spaces = empty if space_ok else []
         # RULES B3 Deuces: a space takes only the waste's top card (or the stock's next)
         waste_spaces = empty if spec.space is Space.FROM_STOCK else []
+        # RULES B3: a free cell takes any single card
+        free = [c for c in self.cell if not piles[c]] if spec.free_cells else []
         single = self._single
         for s, to_tab in sources:
             c = piles[s][-1]
@@ -289,14 +344,16 @@ class Rules:
                 for t in targets:
                     if t != s:
                         out.append(moves_from[t])
+                for t in free:
+                    out.append(moves_from[t])
         if spec.runs is not Runs.NONE:
             any_runs = spec.runs is Runs.ANY
             for s in self.tab:
                 pile = piles[s]
-                k = self.run_length(pile, base)
+                k = self.run_length(pile, base, s in self.up_tab)
                 for n in range(2, k + 1):
                     row = pile[-n] << 6
-                    for t, top in tabs:
+                    for t, top, builds in tabs:
                         if t == s:
                             continue
                         if top >= 0:
@@ -402,6 +459,10 @@ class Rules:
                 return "you cannot deal now"
             if spec.passes > 1 and st.passes >= spec.passes:
                 return f"the stock is empty and all {spec.passes} passes have been made"
+            if spec.passes > 1:
+                where = "the reserve piles are" if spec.stock is StockKind.RESERVE_ROW \
+                    else "the waste is"
+                return f"the stock is empty and {where} empty too, so there is nothing to turn over"
             return "the stock is empty and there is no redeal"
         if m.n > 1 and m.src in ("stock", "waste"):
             return f"only one card at a time leaves the {m.src}"
@@ -427,12 +488,21 @@ class Rules:
                 return "cards never leave a foundation"
             if len(src) <= self.start_len:
                 return f"{m.src}'s starting {RANK_NAMES[rank_of(src[0]) - 1]} never moves"
+            if s not in self.playback_from:
+                return "cards are taken back only from the foundations that build up"
         if kd in ("stock", "waste"):
             return f"nothing is ever placed on the {kd}"
         if kd == "r":
             return "nothing is ever placed on a reserve pile"
         if kd == "c":
-            return "nothing is placed on a cell: it is refilled from the stock"
+            if not spec.free_cells:
+                return "nothing is placed on a cell: it is refilled from the stock"
+            if m.n > 1:
+                return "a cell holds a single card"
+            if dst:
+                return f"{m.dst} already holds a card: a cell holds one"
+            if ks == "r":
+                return "a reserve card goes only to a foundation"
         if m.n > len(src):
             return f"{m.src} holds only {len(src)} card{'s' if len(src) != 1 else ''}"
         if m.n > 1:
@@ -440,27 +510,30 @@ class Rules:
                 return "only one card moves at a time"
             if kd == "f":
                 return "a foundation takes one card at a time"
-            if self.run_length(src, st.base) < m.n:
+            if self.run_length(src, st.base, s in self.up_tab) < m.n:
                 return f"the top {m.n} cards of {m.src} are not a sequence that moves together"
             if not dst and spec.runs is Runs.PACKET:
                 return "a packet never fills a space: a vacancy takes a single card"
         c = src[-m.n]
         ct = card_text(c)
-        if ks in ("r", "c") and kd != "f":
+        if (ks == "r" or (ks == "c" and not spec.free_cells)) and kd != "f":
             return f"a {'reserve' if ks == 'r' else 'cell'} card goes only to a foundation"
         if ks == "waste" and kd == "t" and not spec.waste_to_tableau:
             return "the waste top goes only to a foundation"
         if kd == "f":
+            way = "down" if d in self.down else "up"
             if not dst:
-                return (f"an empty foundation takes only a card of the base rank "
-                        f"({RANK_NAMES[st.base - 1]}), not {ct}")
-            if len(dst) >= spec.ranks:
-                return f"{m.dst} is complete"
+                which = f"an empty foundation building {way}" if self.down else \
+                    "an empty foundation"
+                return (f"{which} takes only a card of the base rank "
+                        f"({RANK_NAMES[self.found_base(d, st.base) - 1]}), not {ct}")
             top = dst[-1]
-            need = RANK_NAMES[self.succ[rank_of(top)] - 1]
+            if len(dst) >= spec.ranks or not self._fits_list[d in self.down][top]:
+                return f"{m.dst} is complete"
+            need = RANK_NAMES[self.next_needed(d, top) - 1]
             how = {Build.SUIT: " of the same suit", Build.ANY: "",
                    Build.ALT_COLOR: " of the other colour"}[spec.foundation_build]
-            return f"{ct} does not go on {card_text(top)}: {m.dst} needs a {need}{how}"
+            return f"{ct} does not go on {card_text(top)}: {m.dst} needs {_a(need)}{how}"
         # to the tableau
         if not dst:
             if spec.space is Space.AUTO:
@@ -469,12 +542,15 @@ class Rules:
                 return "a space is filled only from the waste or the stock"
             return "that move is not allowed here"
         top = dst[-1]
-        if rank_of(top) == st.base:
+        if rank_of(top) == st.base and not spec.build_on_base:
             return (f"nothing is ever placed on a card of the base rank "
-                    f"({card_text(top)} is a {RANK_NAMES[st.base - 1]})")
-        need = RANK_NAMES[self.pred[rank_of(top)] - 1]
-        if rank_of(c) != self.pred[rank_of(top)]:
-            return f"{ct} does not go on {card_text(top)}: only a {need} does"
+                    f"({card_text(top)} is {_a(RANK_NAMES[st.base - 1])})")
+        up = d in self.up_tab
+        want = self.succ[rank_of(top)] if up else self.pred[rank_of(top)]
+        need = RANK_NAMES[want - 1]
+        if rank_of(c) != want:
+            return (f"{ct} does not go on {card_text(top)}: only {_a(need)} does"
+                    + (f" ({m.dst} builds up)" if up and spec.tableau_up < len(self.tab) else ""))
         if spec.tableau_build is Build.ALT_COLOR:
             return f"{ct} does not go on {card_text(top)}: the colours must alternate"
         if spec.tableau_build is Build.SUIT:

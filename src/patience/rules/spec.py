@@ -73,9 +73,15 @@ class GameSpec:
     base_rank: int | None = None
     prefilled: bool = False
     playback: bool = False  # a foundation's top card may go to any pile taking it
+    foundations_down: int = 0  # the last N foundations build down (RULES B3)
+    down_base_rank: int | None = None  # what founds a down foundation, where not the base
+    foundation_wrap: bool = True  # False: up foundations end at the King, down ones at the Ace
+    playback_down: bool = True  # play-back also from down foundations (not in Penta)
     # tableau
     tableau: int = 0
     tableau_build: Build = Build.ANY
+    tableau_up: int = 0  # the last N tableau piles build up (RULES B3)
+    build_on_base: bool = False  # cards go on base-rank tableau cards too (Penta)
     runs: Runs = Runs.NONE
     space: Space = Space.ANY
     stock_to_space: bool = False  # `stock>tK`
@@ -83,6 +89,7 @@ class GameSpec:
     # other piles
     cells: int = 0
     refill_cells: bool = False
+    free_cells: bool = False  # a cell takes any single card, and its card goes where it fits
     reserves: int = 0
     # stock
     stock: StockKind = StockKind.WASTE
@@ -104,8 +111,13 @@ class GameSpec:
     def __post_init__(self) -> None:
         if not 1 <= self.ranks <= 13:
             raise ValueError("ranks must be 1..13")
-        if self.base_rank is not None and not 1 <= self.base_rank <= self.ranks:
-            raise ValueError("base rank outside the ranks in play")
+        for rank in (self.base_rank, self.down_base_rank):
+            if rank is not None and not 1 <= rank <= self.ranks:
+                raise ValueError("base rank outside the ranks in play")
+        if not 0 <= self.foundations_down <= self.foundations:
+            raise ValueError("more down foundations than foundations")
+        if not 0 <= self.tableau_up <= self.tableau:
+            raise ValueError("more up-building tableau piles than tableau piles")
 
     @property
     def pile_ids(self) -> tuple[str, ...]:
@@ -125,20 +137,32 @@ class GameSpec:
 
     @property
     def wraps(self) -> bool:
-        """Building turns the corner (K then A)."""
+        """Tableau building turns the corner (K then A)."""
         return True
+
+    @property
+    def one_way(self) -> bool:
+        """Every foundation builds up round the corner and every tableau pile builds
+        down, with nothing on a base-rank card: the shape that the solver's relaxation,
+        safe moves and components are argued for (docs/solver.md)."""
+        return (not self.foundations_down and self.foundation_wrap and not self.tableau_up
+                and not self.build_on_base)
 
     def reduced(self, *, ranks: int | None = None, tableau: int | None = None,
                 cells: int | None = None, reserves: int | None = None,
-                foundations: int | None = None, decks: int | None = None) -> GameSpec:
+                foundations: int | None = None, decks: int | None = None,
+                base_rank: int | None = None) -> GameSpec:
         """The same rules on a smaller layout, for exhaustive tests.
 
         Piles left out are dropped from the deal order; the game id gets a
-        suffix so that a reduced game is never mistaken for the real one.
+        suffix so that a reduced game is never mistaken for the real one.  A game
+        with a fixed base rank above the ranks kept needs a new ``base_rank``.
         """
         changes: dict[str, object] = {}
         if ranks is not None:
             changes["ranks"] = ranks
+        if base_rank is not None:
+            changes["base_rank"] = base_rank
         if tableau is not None:
             changes["tableau"] = tableau
         if cells is not None:
@@ -150,6 +174,11 @@ class GameSpec:
         if decks is not None:
             changes["decks"] = decks
         tag = ",".join(f"{k}={v}" for k, v in changes.items())
+        # the piles building the other way keep their share
+        if foundations is not None and self.foundations:
+            changes["foundations_down"] = self.foundations_down * foundations // self.foundations
+        if tableau is not None and self.tableau:
+            changes["tableau_up"] = self.tableau_up * tableau // self.tableau
         new = dataclasses.replace(self, id=f"{self.id}[{tag}]", reduced_from=self.id,
                                   **changes)  # type: ignore[arg-type]
         kept = set(new.pile_ids)

@@ -3,9 +3,10 @@
 Every rule here is argued in ``docs/solver.md``; a rule is used to *cut* the
 search only with that argument.  Summary:
 
-* interchangeable piles are sorted: all tableau piles, all cells and all
-  foundations are governed by the same rules in every declaration, so a
-  permutation of them changes nothing that can happen next;
+* interchangeable piles are sorted: the tableau piles building the same way,
+  all cells and the foundations building the same way are governed by the same
+  rules in every declaration, so a permutation of them changes nothing that can
+  happen next;
 * a stock that is only ever popped (one pass, waste games) is fixed by its
   length;
 * a suit-built foundation is fixed by its bottom card and its height;
@@ -44,6 +45,10 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
     ranks_only = not suits_matter(rules)
     stock_by_len = spec.stock is StockKind.WASTE and spec.passes == 1
     suit_found = spec.foundation_build is Build.SUIT
+    # piles are sorted within the groups that build the same way (RULES B3)
+    found_groups = [g for g in ([f for f in found if f not in rules.down],
+                                [f for f in found if f in rules.down]) if g]
+    tab_groups = _tableau_groups(rules)
 
     def cards(b: bytes) -> bytes:
         """Card bytes, by rank alone where suits do not matter (never counts or heights)."""
@@ -57,15 +62,17 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
             parts.append(cards(bytes(p[stock_i])))
         if waste_i >= 0:
             parts.append(cards(bytes(p[waste_i])))
-        if suit_found:
-            parts.append(b"".join(sorted(bytes((f[0], len(f))) if f else b"\x00\x00"
-                                         for f in (p[i] for i in found))))
-        elif ranks_only:
-            parts.append(bytes(sorted(len(p[i]) for i in found)))
-        else:
-            parts.append(SEP.join(sorted(bytes(p[i]) for i in found)))
+        for group in found_groups:
+            if suit_found:
+                parts.append(b"".join(sorted(bytes((f[0], len(f))) if f else b"\x00\x00"
+                                             for f in (p[i] for i in group))))
+            elif ranks_only:
+                parts.append(bytes(sorted(len(p[i]) for i in group)))
+            else:
+                parts.append(SEP.join(sorted(bytes(p[i]) for i in group)))
         if tab and tableau:
-            parts.append(SEP.join(sorted(cards(bytes(p[i])) for i in tab)))
+            for group in tab_groups:
+                parts.append(SEP.join(sorted(cards(bytes(p[i])) for i in group)))
         if cells:
             parts.append(cards(bytes(sorted(p[i][0] if p[i] else 254 for i in cells))))
         if res:
@@ -75,14 +82,20 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
     return key
 
 
+def _tableau_groups(rules: Rules) -> list[list[int]]:
+    """The tableau piles in groups that build the same way (down, then up)."""
+    return [g for g in ([t for t in rules.tab if t not in rules.up_tab],
+                        [t for t in rules.tab if t in rules.up_tab]) if g]
+
+
 def make_tableau_key(rules: Rules) -> KeyFn:
-    """The tableau part of the key: its piles, sorted."""
-    tab = rules.tab
+    """The tableau part of the key: its piles, sorted within each group."""
+    groups = _tableau_groups(rules)
     ranks_only = not suits_matter(rules)
 
     def key(st: State) -> bytes:
         p = st.piles
-        k = SEP.join(sorted(bytes(p[i]) for i in tab))
+        k = (SEP + SEP).join(SEP.join(sorted(bytes(p[i]) for i in g)) for g in groups)
         return k.translate(_RANK_TABLE) if ranks_only else k
 
     return key
@@ -107,7 +120,7 @@ def make_safe(rules: Rules) -> SafeFn | None:
     and raises one foundation (docs/solver.md, "Safe moves").
     """
     spec = rules.spec
-    if spec.foundation_build is not Build.SUIT or not rules.found:
+    if spec.foundation_build is not Build.SUIT or not rules.found or not spec.one_way:
         return None
     if spec.playback and not (rules.tab and spec.space is Space.ANY):
         return None
@@ -219,7 +232,8 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
     """
     spec = rules.spec
     if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
-            or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE):
+            or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE
+            or not spec.one_way or spec.free_cells):
         return None
     corners = (not rules.tab and not spec.waste_to_tableau
                and (not rules.cell or spec.refill_cells))

@@ -96,7 +96,8 @@ def applies(rules: Rules) -> bool:
     return (spec.stock is StockKind.WASTE and spec.passes == 1 and spec.decks == 1
             and spec.foundation_build is Build.SUIT and not spec.playback
             and not spec.prefilled and bool(rules.tab) and not rules.cell
-            and spec.waste_to_tableau and spec.runs in (Runs.NONE, Runs.PACKET))
+            and spec.waste_to_tableau and spec.runs in (Runs.NONE, Runs.PACKET)
+            and spec.one_way)
 
 
 class _Component:

@@ -621,7 +621,7 @@ class Solver:
         self.tableau_key = make_tableau_key(rules)
         # tableau moves can be undone (docs/solver.md, "Components"); in two-deck games
         # the components grow too large to pay for themselves
-        self.components = bool(rules.tab) and rules.spec.decks == 1
+        self.components = bool(rules.tab) and rules.spec.decks == 1 and rules.spec.one_way
         self.vacancy = rules.spec.space is Space.VACANCY
         self.safe = make_safe(rules)
         self.dead_end = make_dead_end(rules)
@@ -667,13 +667,12 @@ class Solver:
         rules = self.rules
         home = 0
         need: set[int] = set()
-        succ = rules.succ
         for f in self.found:
             fp = p[f]
             home += len(fp)
             if fp and len(fp) < rules.spec.ranks:
                 top = fp[-1]
-                need.add((succ[(top >> 2) + 1] - 1) * 4 + (top & 3))
+                need.add((rules.next_needed(f, top) - 1) * 4 + (top & 3))
         score = 100 * home
         score += 20 * sum(1 for t in rules.tab if not p[t])
         if rules.waste >= 0:
@@ -742,8 +741,11 @@ class Solver:
         kind = rules.kind
         moves = rules.legal_moves(st)
         if self.playback:
-            # a foundation's top moved to another foundation leaves the same key
-            moves = [m for m in moves if not (m.src[0] == "f" and m.dst[0] == "f")]
+            # a foundation's top moved to another foundation building the same way leaves
+            # the same key
+            down = rules.down
+            moves = [m for m in moves if not (m.src[0] == "f" and m.dst[0] == "f" and (
+                (index[m.src] in down) == (index[m.dst] in down)))]
         if guided:
             moves = self.guided_filter(st, moves)
         if len(moves) < 2:
