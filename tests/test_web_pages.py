@@ -125,11 +125,58 @@ def test_layouts_follow_the_rules() -> None:
     fours = where("fours-up")
     assert {fours[f"f{i}"][1] for i in range(1, 9)} == {0}
     assert fours["stock"][1] == fours["waste"][1] == fours["t1"][1] == 1
+    # Deuces (RULES B3): ten piles in two rows of five, beside and under stock and waste
+    deuces = where("deuces")
+    assert [deuces[f"t{i}"] for i in range(1, 11)] == [(2 + i % 5, 1 + i // 5) for i in range(10)]
+    assert deuces["stock"] == (0, 1) and deuces["waste"] == (1, 1)
+    # Jacks in the Box: four cells in a row of their own, over the piles
+    jacks = where("jacks-in-the-box")
+    assert [jacks[f"c{i}"] for i in range(1, 5)] == [(i, 1) for i in range(2, 6)]
+    assert {jacks[f"t{i}"][1] for i in range(1, 7)} == {jacks["stock"][1]} == {2}
+    # Sixes and Sevens: the Sevens in a row, the Sixes in a row, nine cells together, and
+    # stock and waste under them, with no room kept for piles that the game does not have
+    sixes = layout_of(get_spec("sixes-and-sevens"))
+    where6 = {s.id: (s.col, s.row) for s in sixes.slots}
+    assert [where6[f"f{i}"] for i in range(1, 17)] == [(i % 8, i // 8) for i in range(16)]
+    assert [where6[f"c{i}"] for i in range(1, 10)] == [(i, 2) for i in range(9)]
+    assert where6["stock"] == (0, 3) and where6["waste"] == (1, 3)
+    assert sixes.cols == 9 and len(sixes.rows) == 4 and not any(r.fill for r in sixes.rows)
     for spec in all_specs():
         lay = layout_of(spec)
         assert sorted(s.id for s in lay.slots) == sorted(pile_ids(spec))
         assert max(s.col for s in lay.slots) + 1 <= lay.cols
+        assert len({(s.col, s.row) for s in lay.slots}) == len(lay.slots)  # no two in a place
+        assert {s.row for s in lay.slots} == set(range(len(lay.rows)))  # no empty row
+        # outside the crosses, the piles of a kind lie together in rows one after another
+        # (none put aside in a row at the bottom)
+        for kind in "ftcr" if not lay.frame else "":
+            kept = sorted({s.row for s in lay.slots if s.id[0] == kind})
+            assert kept == list(range(kept[0], kept[0] + len(kept))) if kept else True, spec.id
         assert str(layout_svg(spec)).startswith('<svg class="thumb"')
+
+
+def test_layouts_say_which_way_piles_build() -> None:
+    """Where a game's piles do not all build the usual way (foundations up, piles down),
+    each foundation and pile says which way it builds, to the eye and to a screen reader."""
+    penta = layout_of(get_spec("penta"))
+    assert penta.ways == {**{f"f{i}": "up" for i in range(1, 5)},
+                          **{f"f{i}": "down" for i in range(5, 9)},
+                          **{f"t{i}": "down" for i in range(1, 4)},
+                          **{f"t{i}": "up" for i in range(4, 7)}}
+    assert penta.names["f1"] == "foundation 1, builds up"
+    assert penta.names["f8"] == "foundation 8, builds down"
+    assert penta.names["t3"] == "pile 3, builds down" and penta.names["t4"] == "pile 4, builds up"
+    sixes = layout_of(get_spec("sixes-and-sevens"))
+    assert [sixes.ways[f"f{i}"] for i in range(1, 17)] == ["up"] * 8 + ["down"] * 8
+    assert set(sixes.ways) == {f"f{i}" for i in range(1, 17)}
+    assert sixes.names["f9"] == "foundation 9, builds down" and sixes.names["c9"] == "cell 9"
+    eights = layout_of(get_spec("eights-down"))
+    assert {eights.ways[f"f{i}"] for i in range(1, 9)} == {"down"}
+    assert {eights.ways[f"t{i}"] for i in range(1, 7)} == {"up"}
+    for game in ("fours-up", "busy-aces", "jacks-in-the-box", "four-seasons", "quadrennial"):
+        lay = layout_of(get_spec(game))
+        assert lay.ways == {} and not any("builds" in n for n in lay.names.values()), game
+    assert layout_of(get_spec("penta")).to_json()["ways"]["f5"] == "down"  # sent to the table
 
 
 def test_a_layout_for_any_other_game() -> None:

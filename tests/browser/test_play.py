@@ -164,6 +164,64 @@ def test_dragging_a_run_by_touch(new_page: NewPage) -> None:
     assert t.errors() == []
 
 
+# ---------------------------------------------------------------- free cells
+def test_free_cells_take_cards_and_give_them_back(new_page: NewPage) -> None:
+    """Jacks in the Box (RULES B3): a card dragged into an empty cell, moved from cell to
+    cell and back to a space by clicks, played home from a cell, and the waste's top card
+    put in a cell; each move as the server has it."""
+    page = new_page()
+    t = Table(page).open("/play/jacks-in-the-box/17")
+    start = t.state()["piles"]
+    assert start["t3"] == ["AD"] and start["t4"] == ["QC"] and start["f1"] == ["JC"]
+    assert all(start[f"c{i}"] == [] for i in range(1, 5))
+
+    def click(pile: str, on_card: bool) -> None:
+        page.mouse.click(*(t.grab_point(pile) if on_card else t.pile_point(pile)))
+
+    def after(move: str, **piles: list[str]) -> None:
+        state = t.state()
+        assert state["moves"] == t.version, (move, state)
+        for pid, cards in piles.items():
+            assert state["piles"][pid] == cards, (move, pid)
+            assert t.shown()[pid] == cards
+
+    # dragged into a cell: every empty cell is lit while the card is on its way
+    x, y = t.grab_point("t3")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 20, y + 20, steps=3)
+    lit = page.eval_on_selector_all("#table .pile.target", "els => els.map(e => e.dataset.pile)")
+    assert sorted(lit) == ["c1", "c2", "c3", "c4"]
+    tx, ty = t.pile_point("c1")
+    page.mouse.move(tx, ty, steps=5)
+    page.wait_for_selector("#pile-c1.over")
+    page.mouse.up()
+    t.wait_version(1)
+    after("t3>c1", c1=["AD"], t3=[])
+    # picked up from a cell with a click, put down on another cell, then on the space
+    click("c1", True)
+    page.wait_for_selector("#pile-c1.source")
+    assert "can take" in page.get_attribute("#pile-t3", "aria-label")
+    click("c3", False)
+    t.wait_version(2)
+    after("c1>c3", c1=[], c3=["AD"])
+    t.drag("c3>t3")
+    after("c3>t3", c3=[], t3=["AD"])
+    # from a cell to a foundation, and from the waste to a cell
+    t.drag("t4>c2")
+    after("t4>c2", c2=["QC"], t4=[])
+    click("c2", True)
+    page.wait_for_selector("#pile-f1.target")
+    click("f1", False)
+    t.wait_version(5)
+    after("c2>f1", c2=[], f1=["JC", "QC"])
+    t.click_stock()
+    waste = t.state()["piles"]["waste"]
+    t.drag("waste>c4")
+    after("waste>c4", c4=waste[-1:], waste=waste[:-1])
+    assert t.errors() == []
+
+
 # -------------------------------------------------------------- Quadrennial
 def test_quadrennial_through_a_redeal(new_page: NewPage) -> None:
     page = new_page()

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.browser
 
 NewPage = Callable[..., Any]
 # every commissioned game, and one relative (RULES Part B) for each layout they add or share
-# with a narrower table: the others are drawn by the same layouts as these
-RELATIVES_SHOWN = ("busy-aces", "deuces", "acquaintance")
+# with a narrower table: the others are drawn by the same layouts as these (Penta: the
+# arrows of piles building both ways; Sixes and Sevens: sixteen foundations and nine cells)
+RELATIVES_SHOWN = ("busy-aces", "deuces", "acquaintance", "penta", "sixes-and-sevens")
 GAMES = [s.id for s in all_specs() if s.section.startswith("A") or s.id in RELATIVES_SHOWN]
 DEAL = 17
 
@@ -150,6 +151,26 @@ def test_layouts_follow_the_rules(new_page: NewPage) -> None:
     assert page.locator("#table .pile.k-f").count() == 4
     assert page.locator("#table .pile.k-r").count() == 4
     assert page.inner_text("#passes") == "2"
+    # Sixes and Sevens (RULES B3): the Sevens over the Sixes in two rows of eight, nine cells
+    # in a row, each foundation marked with the way it builds
+    Table(page).open("/play/sixes-and-sevens/2")
+    sevens = [centre(f"f{i}") for i in range(1, 9)]
+    sixes = [centre(f"f{i}") for i in range(9, 17)]
+    cells = [centre(f"c{i}") for i in range(1, 10)]
+    assert len({y for _, y in sevens}) == len({y for _, y in sixes}) == 1
+    assert [x for x, _ in sevens] == [x for x, _ in sixes] == [x for x, _ in cells[:8]]
+    assert len({y for _, y in cells}) == 1 and sevens[0][1] < sixes[0][1] < cells[0][1]
+    assert cells[0][1] < centre("stock")[1] == centre("waste")[1]
+    ways = page.eval_on_selector_all("#table .pile.k-f", "els => els.map(e => "
+                                     "e.querySelector('.way').textContent)")
+    assert ways == ["↑"] * 8 + ["↓"] * 8
+    assert "builds down" in page.get_attribute("#pile-f9", "aria-label")
+    # Penta: every foundation starts empty, and says whether it builds up or down
+    Table(page).open("/play/penta/2")
+    assert [page.inner_text(f"#pile-f{i} .slot-label") for i in range(1, 9)] == \
+        ["↑"] * 4 + ["↓"] * 4
+    assert page.get_attribute("#pile-f5", "aria-label").startswith("foundation 5, builds down")
+    assert page.inner_text("#pile-t1 .way") == "↓" and page.inner_text("#pile-t6 .way") == "↑"
 
 
 def test_other_pages_on_a_phone(new_page: NewPage, artifacts: Path) -> None:

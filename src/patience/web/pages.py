@@ -70,6 +70,9 @@ class Layout:
     frame: str = ""  # "cross" or "square": a backdrop behind the 3x3 of the Four Seasons family
     names: dict[str, str] = field(default_factory=dict)  # pile id -> words for screen readers
     note: Slot | None = None  # where to say how the stock deals, when a row has room for it
+    # pile id -> "up" or "down", for the piles of a game where they do not all build the
+    # usual way (foundations up, piles down): the table marks each such pile with an arrow
+    ways: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -99,6 +102,9 @@ def layout_of(spec: GameSpec) -> Layout:
     ids = pile_ids(spec)
     names = {pid: f"{_kind_word(pid)} {pid[1:]}" for pid in ids if pid[1:].isdigit()}
     names.update(stock="stock", waste="waste")
+    ways = rules_for(spec).ways()
+    for pid, way in ways.items():
+        names[pid] += f", builds {way}"
     found = [p for p in ids if p.startswith("f")]
     tab = [p for p in ids if p.startswith("t")]
     cells = [p for p in ids if p.startswith("c")]
@@ -121,7 +127,7 @@ def layout_of(spec: GameSpec) -> Layout:
         for pid, words in zip(found, _CORNER_WORDS, strict=True):
             names[pid] = f"{names[pid]}, {words}"
         return Layout(kind, 4.3, (Row(fan), Row(fan), Row(fan)), tuple(slots),
-                      frame=kind, names=names)
+                      frame=kind, names=names, ways=ways)
 
     if kind == "rows" and len(tab) == 12:
         top = ["stock", *(["waste"] if has_waste else []), *found]
@@ -131,7 +137,7 @@ def layout_of(spec: GameSpec) -> Layout:
         for i, pid in enumerate(tab):
             names[pid] += ", top row" if i < 6 else ", bottom row"
         return Layout(kind, max(6, len(top)), (Row(0.0), Row(1.5), Row(1.5, fill=True)),
-                      tuple(slots), names=names)
+                      tuple(slots), names=names, ways=ways)
 
     if kind == "reserve" and res:
         width = 8
@@ -146,28 +152,50 @@ def layout_of(spec: GameSpec) -> Layout:
             rows.append(Row(2.2, fill=True))
             slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(res[i:i + width])]
         note = Slot("note", 2 if has_waste else 1, 0)
-        return Layout(kind, width, tuple(rows), tuple(slots), names=names, note=note)
+        return Layout(kind, width, tuple(rows), tuple(slots), names=names, note=note,
+                      ways=ways)
 
-    # "tableau" and anything else: foundations on top, then stock, waste, cells and piles
+    # "tableau" and anything else: foundations on top, then the cells and reserves, then
+    # stock, waste and piles; a line too long for one row is cut into even rows (sixteen
+    # foundations: two rows of eight; ten piles: two of five)
     lead = ["stock", *(["waste"] if has_waste else [])]
-    width = max(len(found) if len(found) <= 8 else 8, len(lead) + len(tab[:8]), 4)
+    side = [*cells, *res]
+    found_rows, tab_rows = _even_rows(found, 8), _even_rows(tab, 8)
+    side_rows = _even_rows(side, 10)  # up to ten cells side by side, the table widened for them
+    width = max(len(found_rows[0]), len(lead) + len(tab_rows[0]), len(side_rows[0]), 4)
     slots, rows = [], []
-    for i in range(0, len(found), width):
+    for line in found_rows:
         rows.append(Row(0.0))
-        slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(found[i:i + width])]
-    if cells or res:
+        slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(line)]
+    for line in side_rows if side else []:
         rows.append(Row(0.1 if not res else 1.5))
-        slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate([*cells, *res][:width])]
-    lower = [*lead, *tab]
-    for i in range(0, max(len(lower), 1), width):
-        rows.append(Row(2.5, fill=True))
-        slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(lower[i:i + width])]
+        left = (width - len(line)) // 2  # centred: over the piles, clear of stock and waste
+        slots += [Slot(p, left + j, len(rows) - 1) for j, p in enumerate(line)]
+    fan = 2.5 if len(tab_rows) == 1 else 1.5  # (two rows of piles: as in the "rows" layout)
+    for i, line in enumerate(tab_rows):
+        rows.append(Row(fan, fill=True) if tab else Row(0.0))  # no piles: no room to fan
+        first = lead if i == 0 else []
+        slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(first)]
+        slots += [Slot(p, len(lead) + j, len(rows) - 1) for j, p in enumerate(line)]
     placed = {s.id for s in slots}
     extra = [p for p in ids if p not in placed]  # nothing left out, whatever the game
     for i in range(0, len(extra), width):
         rows.append(Row(1.0))
         slots += [Slot(p, j, len(rows) - 1) for j, p in enumerate(extra[i:i + width])]
-    return Layout(kind or "tableau", width, tuple(rows), tuple(slots), names=names)
+    return Layout(kind or "tableau", width, tuple(rows), tuple(slots), names=names, ways=ways)
+
+
+def _even_rows(piles: list[str], most: int) -> list[list[str]]:
+    """``piles`` cut into as few rows of at most ``most`` as will do, as even as can be
+    (the first rows one longer); one empty row when there is no pile."""
+    count = max(1, -(-len(piles) // most))
+    size, more = divmod(len(piles), count)
+    out, at = [], 0
+    for i in range(count):
+        n = size + (i < more)
+        out.append(piles[at:at + n])
+        at += n
+    return out
 
 
 _THUMB_FILL = {"f": "#f4d35e", "t": "#fff", "c": "#d7ecff", "r": "#ffe3c9", "s": "#2c5d9e",

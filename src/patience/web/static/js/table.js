@@ -220,6 +220,8 @@ function drawPile(id, marks) {
     if (id[0] === 'f' && cfg.showBase) {
       frag.appendChild(label(['', 'A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q',
         'K'][S.g.base_rank], 'base'));
+    } else if (L.ways[id]) {
+      frag.appendChild(label(ARROWS[L.ways[id]], 'arrow'));
     }
   } else {
     const lay = fan(g, g.rowH[slot.row], cards.length, fanned(id));
@@ -239,6 +241,7 @@ function drawPile(id, marks) {
     if (fanned(id) ? lay.first > 0 || cards.length >= 6 : id === 'waste' && cards.length > 1) {
       frag.appendChild(count(cards.length));
     }
+    if (L.ways[id]) frag.appendChild(badge(ARROWS[L.ways[id]]));
   }
   el.replaceChildren(frag);
   el.style.left = g.x(slot.col) + 'px';
@@ -258,6 +261,16 @@ function label(text, kind) {
   s.className = 'slot-label ' + kind;
   s.textContent = text;
   s.setAttribute('aria-hidden', 'true');
+  return s;
+}
+
+// which way a pile builds, where the game's piles do not all build the usual way (Penta)
+const ARROWS = { up: '\u2191', down: '\u2193' };
+function badge(arrow) {
+  const s = document.createElement('span');
+  s.className = 'way';
+  s.textContent = arrow;
+  s.setAttribute('aria-hidden', 'true');  // the pile's label says "builds up" or "builds down"
   return s;
 }
 
