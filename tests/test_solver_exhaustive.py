@@ -226,7 +226,10 @@ RELATIVE_CASES: dict[str, list[Case]] = {
                        extra={"suits": 2, "tableau_up": 1}), range(1, 101))],
     # foundations up to the King and down to the Ace, and a free cell
     "sixes-and-sevens": [Case(red("sixes-and-sevens", decks=1, foundations=4, cells=1,
-                                  ranks=9, extra={"suits": 2}), range(1, 201))],
+                                  ranks=9, extra={"suits": 2}), range(1, 201)),
+                         # two decks: two foundations of a suit build each way
+                         Case(red("sixes-and-sevens", decks=2, foundations=4, cells=1,
+                                  ranks=8, extra={"suits": 1}), range(1, 201))],
 }
 #: how many of each verdict a relative's run must at least have
 RELATIVE_MINIMA: dict[str, tuple[int, int]] = {

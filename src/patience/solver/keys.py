@@ -120,6 +120,10 @@ def make_safe(rules: Rules) -> SafeFn | None:
     and raises one foundation (docs/solver.md, "Safe moves").
     """
     spec = rules.spec
+    if (not rules.tab and rules.waste >= 0 and spec.free_cells and not spec.playback
+            and spec.passes == 1 and spec.prefilled and spec.stock is StockKind.WASTE
+            and spec.foundation_build is Build.SUIT):
+        return _safe_to_the_lowest(rules)
     if spec.foundation_build is not Build.SUIT or not rules.found or not spec.one_way:
         return None
     if spec.playback and not (rules.tab and spec.space is Space.ANY):
@@ -155,6 +159,31 @@ def make_safe(rules: Rules) -> SafeFn | None:
                 fp = p[f]
                 if (len(fp) == rel and (not fp or fp[0] & 3 == c & 3)
                         and (fp or rel == 0)):
+                    return Move(ids[s], ids[f])
+        return None
+
+    return safe
+
+
+def _safe_to_the_lowest(rules: Rules) -> SafeFn:
+    """Sixes and Sevens (no tableau, free cells, one pass, no play-back): a card of the
+    waste or a cell goes home when the foundation taking it is no higher than any other
+    foundation of its suit building the same way (docs/solver.md, "Safe moves")."""
+    found, down, ids = rules.found, rules.down, rules.ids
+    sources = [rules.waste, *rules.cell]
+
+    def safe(st: State) -> Move | None:
+        p = st.piles
+        home: dict[int, list[int]] | None = None
+        for s in sources:
+            if not p[s]:
+                continue
+            if home is None:
+                home = rules.home_map(st)
+            for f in home.get(p[s][-1], ()):
+                h, way, suit = len(p[f]), f in down, p[f][0] & 3
+                if all(len(p[g]) >= h for g in found
+                       if g != f and (g in down) == way and p[g][0] & 3 == suit):
                     return Move(ids[s], ids[f])
         return None
 
