@@ -28,25 +28,22 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 740}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a real server (uvicorn in a process of its own, on a loopback port,
-    with its own SQLite file), with the HTML pages installed."""
+    with its own SQLite file), with the HTML pages installed.  The port is bound here and
+    the socket handed to the server: no other process (another xdist worker's server, say)
+    can take it between choosing it and listening on it."""
     tmp = tmp_path_factory.mktemp("browser")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
     log = (tmp / "server.log").open("ab")
-    proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__).with_name("serve.py")),
-         f"sqlite:///{tmp / 'web.db'}", str(port)],
-        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("serve.py")),
+             f"sqlite:///{tmp / 'web.db'}", str(sock.fileno())],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            pass_fds=[sock.fileno()])
     deadline = time.monotonic() + 60
     while True:
         try:

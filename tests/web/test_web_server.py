@@ -31,23 +31,41 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, port: int, log: Path) -> None:
+    """``serve`` in a subprocess on a free loopback port (``port`` if given and still free).
+
+    ``serve`` binds a port number it is given, so another process (another pytest-xdist
+    worker's server or client connection) may take the port between :func:`free_port` and
+    the bind; the server then exits saying so, and it is started again on another port."""
+
+    def __init__(self, db: str, log: Path, port: int | None = None) -> None:
+        for _ in range(5):
+            before = log.stat().st_size if log.exists() else 0
+            if self._start(db, port or free_port(), log):
+                return
+            self.stop()
+            said = log.read_bytes()[before:].decode(errors="replace")
+            if "address already in use" not in said.lower():
+                raise AssertionError(f"the server did not start: {log.read_text()}")
+            port = None  # taken meanwhile: another one
+        raise AssertionError(f"the server found no free port: {log.read_text()}")
+
+    def _start(self, db: str, port: int, log: Path) -> bool:
+        """Start the server; whether it answers (False: it exited, or not in time)."""
+        self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.log = log.open("ab")
         self.process = subprocess.Popen(
             [*SERVE, "--port", str(port), "--db", db, "--log-level", "warning"],
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 30
-        while True:
+        while self.process.poll() is None and time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
+                    return True
             except httpx.TransportError:
                 pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError(f"the server did not start: {log.read_text()}")
             time.sleep(0.1)
+        return False
 
     def kill9(self) -> None:
         os.kill(self.process.pid, signal.SIGKILL)
@@ -76,8 +94,7 @@ def servers(tmp_path: Path) -> Iterator[list[Server]]:
 def test_kill_9_in_the_middle_of_play_loses_no_acknowledged_move(
         tmp_path: Path, servers: list[Server]) -> None:
     db = f"sqlite:///{tmp_path / 'crash.db'}"
-    port = free_port()
-    first = Server(db, port, tmp_path / "server.log")
+    first = Server(db, tmp_path / "server.log")
     servers.append(first)
     with httpx.Client(base_url=first.url, timeout=10) as c:
         state = c.post("/api/games", json={"game": "fours-up", "deal": 7}).json()
@@ -92,7 +109,7 @@ def test_kill_9_in_the_middle_of_play_loses_no_acknowledged_move(
         cookie = c.cookies[COOKIE]
     first.kill9()
 
-    second = Server(db, port, tmp_path / "server.log")
+    second = Server(db, tmp_path / "server.log", port=first.port)  # the same port if free
     servers.append(second)
     with httpx.Client(base_url=second.url, timeout=10, cookies={COOKIE: cookie}) as c:
         again = c.get(f"/api/games/{state['id']}").json()
@@ -111,7 +128,7 @@ def test_kill_9_in_the_middle_of_play_loses_no_acknowledged_move(
 def test_serve_makes_the_sqlite_folder_and_answers_the_schema(tmp_path: Path,
                                                               servers: list[Server]) -> None:
     db_file = tmp_path / "new" / "folder" / "p.db"
-    server = Server(f"sqlite:///{db_file}", free_port(), tmp_path / "server.log")
+    server = Server(f"sqlite:///{db_file}", tmp_path / "server.log")
     servers.append(server)
     assert db_file.is_file()
     schema = httpx.get(f"{server.url}/api/openapi.json", timeout=10).json()
