@@ -30,10 +30,18 @@ chromium:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	fi
 
+# The tests run on every core: pytest-xdist starts one worker process per core (-n auto) and
+# gives each a contiguous share of the tests; a worker that runs out takes over the tail of
+# another's queue (--dist worksteal).  The browser tests, collected first, stay at the head of
+# one worker's share: one Chromium and one server for them all (a second worker would start
+# its own, on its own port).  Not --dist loadfile, loadscope or loadgroup: with pytest 9.2 the
+# schemathesis tests (one per API operation) share one node id, and those modes run only one
+# of them (tests/conftest.py refuses them).  A plain `python -m pytest` runs in one process
+# (for one test, -s or --pdb).
 test: $(STAMP) chromium
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
