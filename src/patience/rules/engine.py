@@ -57,6 +57,12 @@ class Rules:
                               if spec.foundations_down else ())
         self.up_tab = frozenset(self.tab[len(self.tab) - spec.tableau_up:]
                                 if spec.tableau_up else ())
+        # the piles that build the same way, in groups (foundations up then down, tableau
+        # down then up; empty groups left out): within a group piles are interchangeable
+        self.found_groups = [g for g in ([f for f in self.found if f not in self.down],
+                                         [f for f in self.found if f in self.down]) if g]
+        self.tab_groups = [g for g in ([t for t in self.tab if t not in self.up_tab],
+                                       [t for t in self.tab if t in self.up_tab]) if g]
         # the cards that found an empty foundation: the base rank, or down_base_rank for
         # the down ones (Sixes and Sevens)
         self.down_base = spec.down_base_rank
@@ -110,10 +116,7 @@ class Rules:
         if spec.prefilled:
             assert spec.base_rank is not None
             # one card of each deck and suit for each group of foundations (up, down)
-            for group in ([f for f in self.found if f not in self.down],
-                          [f for f in self.found if f in self.down]):
-                if not group:
-                    continue
+            for group in self.found_groups:
                 rank = self.found_base(group[0], spec.base_rank)
                 starters = [make_card(rank, s) for _ in range(spec.decks)
                             for s in range(spec.suits)]

@@ -41,14 +41,12 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
     ``tableau=False`` the tableau is left out (the component search adds its own)."""
     spec = rules.spec
     stock_i, waste_i = rules.stock, rules.waste
-    found, tab, cells, res = rules.found, rules.tab, rules.cell, rules.res
+    tab, cells, res = rules.tab, rules.cell, rules.res
     ranks_only = not suits_matter(rules)
     stock_by_len = spec.stock is StockKind.WASTE and spec.passes == 1
     suit_found = spec.foundation_build is Build.SUIT
     # piles are sorted within the groups that build the same way (RULES B3)
-    found_groups = [g for g in ([f for f in found if f not in rules.down],
-                                [f for f in found if f in rules.down]) if g]
-    tab_groups = _tableau_groups(rules)
+    found_groups, tab_groups = rules.found_groups, rules.tab_groups
 
     def cards(b: bytes) -> bytes:
         """Card bytes, by rank alone where suits do not matter (never counts or heights)."""
@@ -82,15 +80,9 @@ def make_key(rules: Rules, tableau: bool = True) -> KeyFn:
     return key
 
 
-def _tableau_groups(rules: Rules) -> list[list[int]]:
-    """The tableau piles in groups that build the same way (down, then up)."""
-    return [g for g in ([t for t in rules.tab if t not in rules.up_tab],
-                        [t for t in rules.tab if t in rules.up_tab]) if g]
-
-
 def make_tableau_key(rules: Rules) -> KeyFn:
     """The tableau part of the key: its piles, sorted within each group."""
-    groups = _tableau_groups(rules)
+    groups = rules.tab_groups
     ranks_only = not suits_matter(rules)
 
     def key(st: State) -> bytes:
