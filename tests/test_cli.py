@@ -489,3 +489,28 @@ def test_play_1883_vacancy_must_be_filled_first(capsys: pytest.CaptureFixture[st
     assert parts[2].startswith("deal\nillegal move deal: t3 must be filled first")
     assert parts[3] == "moves\nLegal moves (5): t1>t3  t2>t3  t4>t3  t5>t3  stock>t3\n"
     assert "must be filled" not in parts[4] and "moves: 2" in parts[4]
+
+
+# ------------------------------------------------------------ verdict files
+def test_odds_export_and_import_commands(capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         tmp_path: Path) -> None:
+    db, copy, d = (f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}",
+                   tmp_path / "v")
+    code, out, _ = run(capsys, monkeypatch, "odds", "corners", "--deals", "1-3",
+                       "--nodes", "2000", "--workers", "1", "--db", db)
+    assert code == 0
+    code, out, _ = run(capsys, monkeypatch, "odds-export", "--db", db, "--dir", str(d))
+    assert code == 0 and "wrote 3 verdicts of 1 games" in flat(out)
+    assert (d / "corners.txt").read_text().count("\ncorners thoughtful ") == 1
+    code, out, _ = run(capsys, monkeypatch, "odds-import", "--db", copy, "--dir", str(d))
+    assert code == 0 and "added 3 verdicts" in flat(out)
+    (d / "corners.txt").write_text("corners thoughtful x 1.6 2cpu 1 W?\n")
+    code, out, _ = run(capsys, monkeypatch, "odds-import", "--db", copy, "--dir", str(d))
+    assert code == 2 and "corners.txt:1: unknown verdict letter '?'" in out
+    code, out, _ = run(capsys, monkeypatch, "odds-import", "--db", copy,
+                       "--dir", str(tmp_path / "none"))
+    assert code == 2 and "no directory" in out
+    code, out, _ = run(capsys, monkeypatch, "odds", "corners", "--nodes", "9",
+                       "--wall-clock", "--db", db)
+    assert code == 2 and "--wall-clock reads --budget" in out

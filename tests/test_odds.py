@@ -47,6 +47,39 @@ def test_budget_needs_exactly_one_limit() -> None:
     with pytest.raises(ValueError):
         Budget(seconds=1, nodes=10)
     assert Budget(nodes=300).label == "300n" and Budget(seconds=2.5).label == "2.5s"
+    assert Budget(seconds=2, cpu=True).label == "2cpu"
+    with pytest.raises(ValueError):
+        Budget(nodes=300, cpu=True)
+
+
+def test_budget_labels_compare_within_their_kind() -> None:
+    from patience.odds import budget_key
+
+    assert budget_key("2cpu") == ("cpu", 2.0)
+    assert budget_key("2.5s") == ("s", 2.5)
+    assert budget_key("300n") == ("n", 300.0)
+    assert budget_key("policy") == ("policy", 0.0)
+    assert budget_key("10cpu") > budget_key("2cpu")
+
+
+def test_a_cpu_budget_settles_only_cpu_runs(tmp_path: Path) -> None:
+    """A deal left unknown at 10 s of wall time is solved again by a CPU-time run: the two
+    clocks are different budgets."""
+    from sqlalchemy.orm import Session
+
+    from patience.odds import rules_version
+    from patience.solver import SOLVER_VERSION as NOW
+    from patience.web.db import SolveRecord
+
+    url = _db(tmp_path, "clocks.db")
+    run = OddsRun("four-seasons", range(1, 4), Budget(seconds=2, cpu=True), db_url=url)
+    with Session(run.engine) as s:
+        for deal, budget in [(1, "10s"), (2, "2cpu"), (3, "1cpu")]:
+            s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
+                              solver_version=NOW, player="thoughtful", budget=budget,
+                              verdict="unknown", nodes=1, seconds=0.1, created_at=0.0))
+        s.commit()
+    assert run.pending() == [1, 3]
 
 
 def _db(tmp_path: Path, name: str) -> str:

@@ -83,10 +83,15 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Budget:
-    """Seconds per deal, or positions per deal (deterministic: for comparisons)."""
+    """Seconds per deal, or positions per deal (deterministic: for comparisons).
+
+    Seconds are read on the solving thread's CPU time (``cpu``, the default of ``patience
+    odds``), so that a deal gets the same search however busy the machine is, or on wall
+    time (label ``2s``: the runs before CPU budgets, and ``cpu=False``)."""
 
     seconds: float | None = None
     nodes: int | None = None
+    cpu: bool = False
 
     def __post_init__(self) -> None:
         if (self.seconds is None) == (self.nodes is None):
@@ -94,10 +99,14 @@ class Budget:
         if (self.seconds is not None and self.seconds <= 0) or \
                 (self.nodes is not None and self.nodes <= 0):
             raise ValueError("a budget must be positive")
+        if self.cpu and self.seconds is None:
+            raise ValueError("a budget in CPU time is given in seconds")
 
     @property
     def label(self) -> str:
-        return f"{self.seconds:g}s" if self.seconds is not None else f"{self.nodes}n"
+        if self.seconds is None:
+            return f"{self.nodes}n"
+        return f"{self.seconds:g}{'cpu' if self.cpu else 's'}"
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,8 @@ def solve_deal(game_id: str, deal: int, budget: Budget, fair: FairPolicy | None)
     spec = get_spec(game_id)
     solver = solver_for(spec)
     root = solver.rules.initial_state(deal)
-    result = solver.solve(root, max_seconds=budget.seconds, max_nodes=budget.nodes)
+    result = solver.solve(root, max_seconds=budget.seconds, max_nodes=budget.nodes,
+                          cpu_time=budget.cpu)
     if result.status == "won" and not replays(game_id, deal, result.moves):
         raise RuntimeError(f"{game_id} deal {deal}: the solver's winning line does not replay")
     return deal, result.status, result.nodes, result.seconds
@@ -158,10 +168,12 @@ def replays(game_id: str, deal: int, moves: list[str]) -> bool:
 
 
 def budget_key(label: str) -> tuple[str, float]:
-    """A budget label's kind ("s" or "n") and size, to compare budgets of one kind (the
-    fair player's label, "policy", is a kind of its own)."""
+    """A budget label's kind ("s" wall seconds, "cpu" CPU seconds or "n" positions) and
+    size, to compare budgets of one kind (the fair player's label, "policy", is a kind of
+    its own)."""
+    size = label.rstrip("cpusn")
     try:
-        return label[-1], float(label[:-1])
+        return label[len(size):], float(size)
     except ValueError:
         return label, 0.0
 

@@ -1,10 +1,12 @@
 """The ``patience odds`` and ``patience odds-report`` commands.
 
-    patience odds GAME [--deals 1-10000] [--budget SECONDS | --nodes N] [--workers N]
+    patience odds GAME [--deals 1-10000] [--budget SECONDS [--wall-clock] | --nodes N] [--workers N]
                        [--scheduler tcp://HOST:PORT] [--fair [--samples K --fair-nodes N]]
                        [--db URL]
     patience odds-report [--db URL] [--markdown docs/odds.md] [--plot docs/odds.png]
                          [--json src/patience/data/odds.json]
+    patience odds-export [--db URL] [--dir docs/verdicts]
+    patience odds-import [--db URL] [--dir docs/verdicts]
 """
 
 from __future__ import annotations
@@ -60,7 +62,10 @@ def add_odds_command(sub: Subparsers) -> None:
     p.add_argument("--deals", type=deal_range, default=range(1, 10001),
                    help="deal numbers, e.g. 1-10000 (default)")
     p.add_argument("--budget", type=positive_float, default=None,
-                   help="seconds per deal for the solver (default 10)")
+                   help="seconds of CPU time per deal for the solver (default 10): the same "
+                        "search however busy the machine is")
+    p.add_argument("--wall-clock", action="store_true",
+                   help="read --budget on wall time instead of CPU time")
     p.add_argument("--nodes", type=positive_int, default=None,
                    help="positions per deal instead of seconds (reproducible anywhere)")
     p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
@@ -85,6 +90,15 @@ def add_odds_command(sub: Subparsers) -> None:
     r.add_argument("--json", type=Path, default=Path("src/patience/data/odds.json"))
     r.set_defaults(handler=run_report)
 
+    for name, verb, handler in (("odds-export", "write every stored verdict to", run_export),
+                                ("odds-import", "load the verdicts of", run_import)):
+        a = sub.add_parser(name, help=f"{verb} docs/verdicts (kept with the project)",
+                           description=f"{verb.capitalize()} the verdict files, one a game "
+                                       "(src/patience/odds_archive.py).")
+        a.add_argument("--db", default=None)
+        a.add_argument("--dir", type=Path, default=Path("docs/verdicts"))
+        a.set_defaults(handler=handler)
+
 
 def run_odds(args: argparse.Namespace, console: Console) -> int:
     from patience.fair import FairPolicy
@@ -93,7 +107,11 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
     if args.budget is not None and args.nodes is not None:
         console.print("patience odds: give --budget or --nodes, not both")
         return 2
-    budget = Budget(nodes=args.nodes) if args.nodes else Budget(seconds=args.budget or 10.0)
+    if args.wall_clock and args.nodes is not None:
+        console.print("patience odds: --wall-clock reads --budget, not --nodes")
+        return 2
+    budget = Budget(nodes=args.nodes) if args.nodes else \
+        Budget(seconds=args.budget or 10.0, cpu=not args.wall_clock)
     fair = FairPolicy(samples=args.samples, nodes=args.fair_nodes) if args.fair else None
     run = OddsRun(args.game, args.deals, budget, fair=fair, db_url=args.db)
     pending = run.pending()
@@ -117,6 +135,29 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
 
         odds = run.run(workers=args.workers, scheduler=args.scheduler, on_result=on_result)
     console.print(str(odds))
+    return 0
+
+
+def run_export(args: argparse.Namespace, console: Console) -> int:
+    from patience.odds_archive import export_verdicts
+
+    counts = export_verdicts(args.db, args.dir)
+    console.print(f"wrote {sum(counts.values())} verdicts of {len(counts)} games to {args.dir}")
+    return 0
+
+
+def run_import(args: argparse.Namespace, console: Console) -> int:
+    from patience.odds_archive import ArchiveError, import_verdicts
+
+    if not args.dir.is_dir():
+        console.print(f"patience odds-import: no directory {args.dir}")
+        return 2
+    try:
+        added = import_verdicts(args.db, args.dir)
+    except ArchiveError as e:
+        console.print(f"patience odds-import: {e}")
+        return 2
+    console.print(f"added {added} verdicts from {args.dir}")
     return 0
 
 

@@ -88,8 +88,9 @@ def _command(game: str, row: dict[str, Any]) -> str:
         cmds = []
         span = f"{row['first_deal']}-{row['last_deal']}"  # later runs re-solve the unknown
         for st in row.get("steps") or [row]:
-            b = st["budget"]
-            flag = f"--nodes {b[:-1]}" if b.endswith("n") else f"--budget {b[:-1]}"
+            kind, size = budget_key(st["budget"])
+            flag = {"n": f"--nodes {size:g}", "cpu": f"--budget {size:g}"}.get(
+                kind, f"--budget {size:g} --wall-clock")
             cmds.append(f"patience odds {game} --deals {span} {flag}")
         return "` then `".join(cmds)
     span = f"{row['first_deal']}-{row['last_deal']}"
@@ -134,7 +135,14 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
         "(`fair-v1:3x300`: three sampled orders, 300 positions searched in each).",
         "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
         "one entry per run: a later run with a larger budget, or with a newer solver version "
-        "(`patience.solver.SOLVER_VERSION`), solves again only the deals left unknown.",
+        "(`patience.solver.SOLVER_VERSION`), solves again only the deals left unknown. "
+        "`2cpu` is 2 seconds of the solving thread's CPU time (what `--budget 2` gives), "
+        "so a deal gets the same search however busy the machine is; `2s` is 2 seconds of "
+        "wall time (`--wall-clock`).",
+        "- Every verdict behind this page is kept in `docs/verdicts/` (one file a game, "
+        "`src/patience/odds_archive.py`): `patience odds-import` loads them into a "
+        "database, where `patience odds` goes on from them and `patience odds-report` "
+        "recomputes this page; `patience odds-export` writes them back.",
         "",
         "| game | thoughtful (95% interval) | ± | deals | unknown | budget "
         "| fair (95% interval) | ± | deals | policy | published | source |",

@@ -36,14 +36,16 @@ def solver_for(spec: GameSpec) -> Solver:
 
 
 def solve(game: Game, *, max_seconds: float | None = None,
-          max_nodes: int | None = None) -> SolveResult:
+          max_nodes: int | None = None, cpu_time: bool = False) -> SolveResult:
     """Decide ``game`` from its current position, knowing the stock order.
 
     Returns a :class:`SolveResult` with ``status`` ``"won"`` (and the winning
     line in ``moves``), ``"lost"`` (proven) or ``"unknown"`` (budget spent).
-    The game is not changed.
+    ``max_seconds`` is wall time, or with ``cpu_time`` the CPU time of the
+    calling thread.  The game is not changed.
     """
-    return solver_for(game.spec).solve(game.state, max_nodes=max_nodes, max_seconds=max_seconds)
+    return solver_for(game.spec).solve(game.state, max_nodes=max_nodes, max_seconds=max_seconds,
+                                       cpu_time=cpu_time)
 
 
 @dataclass(frozen=True)

@@ -783,9 +783,15 @@ static PyObject *fail(int e) {
     return NULL;  /* -3: an exception is set */
 }
 
+/* The clock the budget is read on: wall time, or (set by each search call, whose optional
+ * last argument asks for it) the CPU time of the calling thread, which other processes on
+ * the machine do not eat into.  The searches hold the GIL throughout, so no other call of
+ * this module runs meanwhile. */
+static int cpu_clock = 0;
+
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -885,12 +891,14 @@ static int search_acyclic(Relaxed *r, RState root, Dfs *d, RState *last) {
     return err < 0 ? err : 0;
 }
 
-/* search(start, max_nodes, seconds) -> (verdict, path): relaxed.RelaxedSearch.search */
+/* search(start, max_nodes, seconds[, cpu]) -> (verdict, path): relaxed.RelaxedSearch.search */
 static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     PyObject *start;
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OLd", &start, &max_nodes, &seconds)) return NULL;
+    int cpu = 0;
+    if (!PyArg_ParseTuple(args, "OLd|p", &start, &max_nodes, &seconds, &cpu)) return NULL;
+    cpu_clock = cpu;
     uint64_t a, b;
     int e = parse_state(r, start, &a, &b);
     if (e < 0) return fail(e);
@@ -1126,7 +1134,7 @@ static PyObject *Relaxed_release(Relaxed *r, PyObject *unused) {
 
 static PyMethodDef Relaxed_methods[] = {
     {"search", (PyCFunction)Relaxed_search, METH_VARARGS,
-     "search(start, max_nodes, seconds) -> (verdict, winning line); -1 for no limit"},
+     "search(start, max_nodes, seconds[, cpu]) -> (verdict, winning line); -1 for no limit; cpu: seconds of the thread's CPU time"},
     {"release", (PyCFunction)Relaxed_release, METH_NOARGS,
      "release() frees the tables; the search is then disabled"},
     {"contains", (PyCFunction)Relaxed_contains, METH_O,
@@ -2252,12 +2260,14 @@ static CSearch *cnew(size_t max_members) {
     return c;
 }
 
-/* search(max_nodes, seconds) -> (verdict, line): goes on where the last call stopped;
+/* search(max_nodes, seconds[, cpu]) -> (verdict, line): goes on where the last call stopped;
  * the line is a list of (src, dst) as described at XMove */
 static PyObject *Exact_search(Exact *x, PyObject *args) {
     long long max_nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "Ld", &max_nodes, &seconds)) return NULL;
+    int cpu = 0;
+    if (!PyArg_ParseTuple(args, "Ld|p", &max_nodes, &seconds, &cpu)) return NULL;
+    cpu_clock = cpu;
     if (x->done) return xresult(x);
     if (!x->rx) { PyErr_SetString(PyExc_ValueError, "released"); return NULL; }
     Relaxed *r = x->rx;
@@ -2440,7 +2450,7 @@ static PyObject *Exact_get_components(Exact *x, void *c) {
 
 static PyMethodDef Exact_methods[] = {
     {"search", (PyCFunction)Exact_search, METH_VARARGS,
-     "search(max_nodes, seconds) -> (verdict, line of (src, dst)); -1 for no limit"},
+     "search(max_nodes, seconds[, cpu]) -> (verdict, line of (src, dst)); -1 for no limit; cpu: seconds of the thread's CPU time"},
     {"release", (PyCFunction)Exact_release, METH_NOARGS, "release() frees the tables"},
     {NULL, NULL, 0, NULL},
 };

@@ -29,13 +29,13 @@ the table of lost positions is kept between calls (:meth:`is_lost`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Protocol
 
 from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, State
+from patience.solver import clock
 from patience.solver.keys import waste_cycle
 
 try:  # the same search compiled (setup.py); without it, the search below runs
@@ -486,7 +486,7 @@ class RelaxedSearch:
                 checks = 0
                 if limit is not None and self.nodes >= limit:
                     return "unknown"
-                if deadline is not None and time.perf_counter() >= deadline:
+                if deadline is not None and clock.now() >= deadline:
                     return "unknown"
         return "lost"
 
@@ -495,10 +495,11 @@ class RelaxedSearch:
         """:meth:`search`, by the compiled module: the same positions in the same order."""
         c = self.compiled
         assert c is not None
-        seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
         before = c.nodes
         try:
-            verdict, path = c.search(start, -1 if max_nodes is None else max_nodes, seconds)
+            verdict, path = c.search(start, -1 if max_nodes is None else max_nodes, seconds,
+                                     clock.cpu())
         except _relaxedc.ComponentTooLarge as e:
             self.disabled = True
             raise ComponentTooLarge(str(e)) from None

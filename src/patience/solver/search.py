@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import collections
 import heapq
-import time
 import tracemalloc
 import zlib
 from collections.abc import Callable, Collection, Iterator
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from patience.rules.engine import Rules
 from patience.rules.spec import Space, StockKind
 from patience.rules.state import DEAL, Move, State
-from patience.solver import relaxed
+from patience.solver import clock, relaxed
 from patience.solver.keys import make_dead_end, make_key, make_safe, make_tableau_key
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
@@ -93,7 +92,7 @@ class _Search:
 
     def spent(self, deadline: float | None, max_nodes: int | None) -> bool:
         return (max_nodes is not None and self.nodes >= max_nodes) or \
-            (deadline is not None and time.perf_counter() >= deadline)
+            (deadline is not None and clock.now() >= deadline)
 
     @property
     def table_size(self) -> int:
@@ -467,7 +466,7 @@ class _PlanRun(_Search):
         n = 0
         deadline = self.deadline
         while todo:
-            if deadline is not None and time.perf_counter() >= deadline:
+            if deadline is not None and clock.now() >= deadline:
                 break  # out of time: the moves found so far (a guided search may skip some)
             cur, path = todo.popleft()
             for m in solver.ordered_moves(cur):
@@ -587,10 +586,10 @@ class _CompiledRun(_Search):
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self.c is None:
             return self.status
-        seconds = -1.0 if deadline is None else max(0.0, deadline - time.perf_counter())
+        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
         room = -1 if max_nodes is None else max(1, max_nodes - self.nodes)
         before = self.c.nodes
-        verdict, line = self.c.search(room, seconds)
+        verdict, line = self.c.search(room, seconds, clock.cpu())
         self.nodes += self.c.nodes - before
         if verdict == WON:
             self.line = self.rx.exact_line(line)
@@ -792,8 +791,11 @@ class Solver:
 
     # --------------------------------------------------------------- search
     def solve(self, state: State, *, max_nodes: int | None = None,
-              max_seconds: float | None = None, track_memory: bool = False) -> SolveResult:
-        """Decide ``state``; see docs/solver.md for the schedule:
+              max_seconds: float | None = None, track_memory: bool = False,
+              cpu_time: bool = False) -> SolveResult:
+        """Decide ``state``; see docs/solver.md for the schedule.  ``max_seconds`` (and the
+        result's ``seconds``) are wall time, or with ``cpu_time`` the CPU time of this thread
+        (the win-rate runs: a deal gets the same search however busy the machine is).
 
         1. a guided search (10% of the budget) for a quick win;
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
@@ -806,7 +808,8 @@ class Solver:
         """
         held: list[relaxed.RelaxedSearch | _CompiledRun] = []
         try:
-            return self._solve(state, max_nodes, max_seconds, track_memory, held)
+            with clock.on_cpu(cpu_time):
+                return self._solve(state, max_nodes, max_seconds, track_memory, held)
         finally:
             # the searches' suspended generators hold them in cycles: free the compiled
             # tables now rather than when the garbage collector comes round
@@ -816,7 +819,7 @@ class Solver:
     def _solve(self, state: State, max_nodes: int | None, max_seconds: float | None,
                track_memory: bool,
                held: list[relaxed.RelaxedSearch | _CompiledRun]) -> SolveResult:
-        start = time.perf_counter()
+        start = clock.now()
         if track_memory:
             tracemalloc.start()
         deadline = None if max_seconds is None else start + max_seconds
@@ -907,13 +910,13 @@ class Solver:
                 runs.remove(rx_run)
         while True:
             for run in list(runs):
-                if deadline is not None and time.perf_counter() >= deadline:
+                if deadline is not None and clock.now() >= deadline:
                     break  # the round ends with the budget
                 if deadline is None:
                     step_deadline = None
                     limit: int | None = run.nodes + 20_000
                 else:
-                    step_deadline = min(deadline, time.perf_counter() + 0.2)
+                    step_deadline = min(deadline, clock.now() + 0.2)
                     limit = None
                 if max_nodes is not None:
                     room = max_nodes - others(None)
@@ -929,7 +932,7 @@ class Solver:
                                               rx)
                 if status == LOST or (run is rx_run and rx_run.dry):
                     runs.remove(run)  # ran dry (a guided search, a won relaxation): no proof
-            out_of_time = deadline is not None and time.perf_counter() >= deadline
+            out_of_time = deadline is not None and clock.now() >= deadline
             out_of_nodes = max_nodes is not None and others(None) >= max_nodes
             if out_of_time or out_of_nodes:
                 best = max(searched, key=lambda r: r.best_progress)
@@ -948,7 +951,7 @@ class Solver:
         """Only the guided search, within ``max_nodes``: a quick look for a win (the fair
         player's samples).  ``won`` is a real win; anything else proves nothing and is
         reported as ``unknown``."""
-        start = time.perf_counter()
+        start = clock.now()
         guided = _Run(self, state, self.dead_end, guided=True)
         status = guided.run(None, max_nodes)
         return self._result(guided, WON if status == WON else UNKNOWN, start, False)
@@ -975,7 +978,7 @@ class Solver:
             status=status,
             moves=[str(m) for m in run.line] if won else [],
             nodes=run.nodes + extra,
-            seconds=time.perf_counter() - start,
+            seconds=clock.now() - start,
             peak_table=run.table_size,
             peak_memory=peak_mem,
             best_line=[str(m) for m in (run.line if won else run.best_path)],

@@ -1,0 +1,145 @@
+"""The verdicts of the win-rate runs as text files, kept with the project.
+
+A win-rate run stores each deal's verdict in the database (``patience odds``); the database
+is a local file, and the published figures (``docs/odds.md``) must outlive it.  These files
+keep every stored verdict, one file a game (``docs/verdicts/GAME.txt``), one line a run::
+
+    # game player rules_version solver_version budget first_deal verdicts
+    four-seasons thoughtful 3b1f0c9a7d21 1.6 2cpu 1 WWLU.W…
+
+where the verdicts are one letter a deal from ``first_deal`` on: ``W`` won, ``L`` lost,
+``U`` unknown, ``.`` not in this run.  The positions searched and the seconds spent are not
+kept (they describe a machine, not the deal); imported rows have them at zero.
+
+``patience odds-export`` writes the files from a database, ``patience odds-import`` loads
+them into one (rows already there are kept), so a run goes on from the published verdicts:
+``odds-import``, then ``odds`` (which solves only what is missing), then ``odds-export``
+and ``odds-report``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DIR = Path("docs/verdicts")
+HEADER = ("# patience win-rate verdicts, one line a run (src/patience/odds_archive.py):\n"
+          "# game player rules_version solver_version budget first_deal verdicts\n"
+          "# verdicts: one letter a deal from first_deal on; W won, L lost, U unknown, "
+          ". not in the run\n")
+LETTER = {"won": "W", "lost": "L", "unknown": "U"}
+VERDICT = {v: k for k, v in LETTER.items()}
+
+RunKey = tuple[str, str, str, str, str]  # game, player, rules version, solver version, budget
+
+
+class ArchiveError(ValueError):
+    """A verdict file that cannot be read (its path and line are in the message)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One stored verdict."""
+
+    game: str
+    player: str
+    rules_version: str
+    solver_version: str
+    budget: str
+    deal: int
+    verdict: str
+
+
+def format_runs(rows: Iterable[Row]) -> dict[str, str]:
+    """game → the text of its file."""
+    runs: dict[RunKey, dict[int, str]] = defaultdict(dict)
+    for r in rows:
+        runs[(r.game, r.player, r.rules_version, r.solver_version, r.budget)][r.deal] = \
+            LETTER[r.verdict]
+    files: dict[str, list[str]] = defaultdict(list)
+    for key in sorted(runs):
+        deals = runs[key]
+        first, last = min(deals), max(deals)
+        letters = "".join(deals.get(d, ".") for d in range(first, last + 1))
+        files[key[0]].append(" ".join((*key, str(first), letters)))
+    return {game: HEADER + "\n".join(lines) + "\n" for game, lines in files.items()}
+
+
+def parse_runs(text: str, where: str = "<text>") -> Iterator[Row]:
+    """The rows of one file's text."""
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 7:
+            raise ArchiveError(f"{where}:{n}: expected 7 fields, found {len(parts)}")
+        game, player, rv, sv, budget, first, letters = parts
+        try:
+            start = int(first)
+        except ValueError:
+            raise ArchiveError(f"{where}:{n}: first deal {first!r} is not a number") from None
+        if start < 1:
+            raise ArchiveError(f"{where}:{n}: deals are numbered from 1")
+        for i, letter in enumerate(letters):
+            if letter == ".":
+                continue
+            if letter not in VERDICT:
+                raise ArchiveError(f"{where}:{n}: unknown verdict letter {letter!r} "
+                                   f"(deal {start + i})")
+            yield Row(game, player, rv, sv, budget, start + i, VERDICT[letter])
+
+
+def export_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> dict[str, int]:
+    """Write every stored verdict to ``directory`` (one file a game); game → rows."""
+    from sqlalchemy import select
+
+    from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
+
+    engine = make_engine(db_url or default_db_url())
+    migrate(engine)
+    with engine.connect() as conn:
+        rows = [Row(*r) for r in conn.execute(
+            select(SolveRecord.game, SolveRecord.player, SolveRecord.rules_version,
+                   SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal,
+                   SolveRecord.verdict))]
+    directory.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        counts[r.game] += 1
+    for game, text in format_runs(rows).items():
+        path = directory / f"{game}.txt"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(path)  # a crash leaves the old file whole
+    return dict(counts)
+
+
+def import_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> int:
+    """Load every file of ``directory`` into the database, keeping rows already there;
+    returns how many rows were added.  A malformed file raises :class:`ArchiveError`
+    before anything is written."""
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
+
+    rows = [row for path in sorted(directory.glob("*.txt"))
+            for row in parse_runs(path.read_text(), str(path))]
+    engine = make_engine(db_url or default_db_url())
+    migrate(engine)
+    with engine.connect() as conn:
+        have = {tuple(r) for r in conn.execute(
+            select(SolveRecord.game, SolveRecord.player, SolveRecord.rules_version,
+                   SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal))}
+    new = list({key: r for r in rows
+                if (key := (r.game, r.player, r.rules_version, r.solver_version, r.budget,
+                            r.deal)) not in have}.values())
+    with Session(engine) as s:
+        s.add_all(SolveRecord(game=r.game, deal=r.deal, rules_version=r.rules_version,
+                              solver_version=r.solver_version, player=r.player,
+                              budget=r.budget, verdict=r.verdict, nodes=0, seconds=0.0,
+                              created_at=0.0) for r in new)
+        s.commit()
+    return len(new)

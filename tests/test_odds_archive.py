@@ -1,0 +1,73 @@
+"""The verdict files kept with the project (docs/verdicts): written from a database, read
+back into one, and the published figures recomputed from them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from patience.odds import Budget, OddsRun
+from patience.odds_archive import (
+    ArchiveError,
+    Row,
+    export_verdicts,
+    format_runs,
+    import_verdicts,
+    parse_runs,
+)
+
+
+def test_runs_round_trip_through_text() -> None:
+    rows = [Row("corners", "thoughtful", "abc", "1.6", "2cpu", d, v)
+            for d, v in [(3, "lost"), (4, "won"), (7, "unknown")]]
+    rows.append(Row("corners", "fair-v1:3x300", "abc", "1.6", "policy", 1, "lost"))
+    text = format_runs(rows)["corners"]
+    assert "corners thoughtful abc 1.6 2cpu 3 LW..U" in text
+    assert sorted(parse_runs(text), key=lambda r: (r.player, r.deal)) == \
+        sorted(rows, key=lambda r: (r.player, r.deal))
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("corners thoughtful abc 1.6 2cpu 1", "expected 7 fields"),
+    ("corners thoughtful abc 1.6 2cpu one WL", "is not a number"),
+    ("corners thoughtful abc 1.6 2cpu 0 WL", "numbered from 1"),
+    ("corners thoughtful abc 1.6 2cpu 5 WLX", "letter 'X' (deal 7)"),
+])
+def test_a_malformed_line_is_named(line: str, message: str) -> None:
+    with pytest.raises(ArchiveError, match=re.escape(message)) as e:
+        list(parse_runs(f"# header\n{line}\n", "corners.txt"))
+    assert "corners.txt:2" in str(e.value)
+
+
+def test_export_then_import_gives_the_same_figures(tmp_path: Path) -> None:
+    from patience.odds_report import collect
+
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    OddsRun("simplicity", range(1, 6), Budget(nodes=3000), db_url=url).run()
+    OddsRun("corners", range(2, 5), Budget(nodes=3000), db_url=url).run()
+    counts = export_verdicts(url, tmp_path / "verdicts")
+    assert counts == {"simplicity": 5, "corners": 3}
+    copy = f"sqlite:///{tmp_path / 'b.db'}"
+    assert import_verdicts(copy, tmp_path / "verdicts") == 8
+    assert import_verdicts(copy, tmp_path / "verdicts") == 0  # rows already there are kept
+    strip = ("steps",)
+    for game in ("simplicity", "corners"):
+        a, b = collect(url)[game]["thoughtful"], collect(copy)[game]["thoughtful"]
+        assert {k: v for k, v in a.items() if k not in strip} == \
+            {k: v for k, v in b.items() if k not in strip}
+    # a resumed run finds the imported deals done
+    assert OddsRun("simplicity", range(1, 7), Budget(nodes=3000), db_url=copy).pending() == [6]
+
+
+def test_a_malformed_file_adds_nothing(tmp_path: Path) -> None:
+    d = tmp_path / "verdicts"
+    d.mkdir()
+    (d / "a.txt").write_text("corners thoughtful abc 1.6 2cpu 1 WL\n")
+    (d / "b.txt").write_text("corners thoughtful abc 1.6 2cpu 1 W?\n")
+    url = f"sqlite:///{tmp_path / 'c.db'}"
+    with pytest.raises(ArchiveError, match=r"b\.txt:1"):
+        import_verdicts(url, d)
+    (d / "b.txt").unlink()
+    assert import_verdicts(url, d) == 2

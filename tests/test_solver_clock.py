@@ -1,0 +1,36 @@
+"""The solver's budget on wall time or on the thread's CPU time (win-rate runs)."""
+
+from __future__ import annotations
+
+import time
+
+from patience.game import Game
+from patience.solver import clock, solve
+
+
+def test_the_cpu_clock_does_not_run_while_the_thread_waits() -> None:
+    with clock.on_cpu():
+        assert clock.cpu()
+        before = clock.now()
+        time.sleep(0.3)
+        waited = clock.now() - before
+    assert not clock.cpu()
+    before = clock.now()
+    time.sleep(0.3)
+    assert clock.now() - before >= 0.29
+    assert waited < 0.1
+
+
+def test_a_solve_on_cpu_time_spends_its_budget_and_restores_the_clock() -> None:
+    """Four Seasons deal 2 is undecided within a second (the compiled searches run too):
+    the solve stops at the budget read on CPU time, and the clock is wall time again."""
+    game = Game("four-seasons", deal=2)
+    start = game.state
+    cpu0 = time.thread_time()
+    result = solve(game, max_seconds=0.5, cpu_time=True)
+    spent = time.thread_time() - cpu0
+    assert result.status == "unknown"
+    assert 0.45 <= result.seconds <= 0.8
+    assert 0.45 <= spent <= 1.0
+    assert not clock.cpu()
+    assert game.state == start and game.moves == []
