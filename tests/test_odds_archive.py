@@ -1,5 +1,6 @@
-"""The verdict files kept with the project (docs/verdicts): written from a database, read
-back into one, and the published figures recomputed from them."""
+"""The verdict files kept with the project (src/patience/data/verdicts): written from a
+database, read back into one, the published figures recomputed from them, and read by the
+play ("winnable deals only")."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from patience.games import get_spec
 from patience.odds import Budget, OddsRun
 from patience.odds_archive import (
     ArchiveError,
@@ -71,3 +73,47 @@ def test_a_malformed_file_adds_nothing(tmp_path: Path) -> None:
         import_verdicts(url, d)
     (d / "b.txt").unlink()
     assert import_verdicts(url, d) == 2
+
+
+def test_settled_deals_trust_wins_and_the_solvers_losses_only() -> None:
+    from patience.odds import rules_version
+    from patience.odds_archive import settled_by
+    from patience.solver import SOLVER_VERSION
+
+    rv = rules_version(get_spec("penta"))
+    major = SOLVER_VERSION.partition(".")[0]
+    text = "\n".join([
+        f"penta thoughtful {rv} {SOLVER_VERSION} 1cpu 1 WLU",
+        f"penta fair-v1:3x300 {rv} {SOLVER_VERSION} policy 3 WL",     # deal 4: fair loss
+        f"penta thoughtful {rv} 0.{major} 1cpu 5 WL",                 # older major version
+        f"penta thoughtful 000000000000 {SOLVER_VERSION} 1cpu 7 W",  # other rules
+        f"eights-down thoughtful {rv} {SOLVER_VERSION} 1cpu 8 W",    # another game
+    ])
+    assert settled_by("penta", text) == {1: "won", 2: "lost", 3: "won", 5: "won"}
+
+
+def test_winnable_deal_reads_the_settled_deals_before_solving(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import patience.odds_archive as archive
+    from patience.solver import Solver, winnable_deal
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a settled deal was solved again")
+
+    monkeypatch.setattr(archive, "settled", lambda game: {7: "lost", 8: "lost", 9: "won"})
+    monkeypatch.setattr(Solver, "solve", no_solving)
+    assert winnable_deal("four-seasons", start=7) == 9
+
+
+def test_the_shipped_verdicts_parse_and_name_their_games() -> None:
+    from importlib import resources
+
+    from patience.games import all_specs
+
+    ids = {s.id for s in all_specs()}
+    folder = resources.files("patience").joinpath("data", "verdicts")
+    files = [f for f in folder.iterdir() if f.name.endswith(".txt")]
+    assert files, "the package ships the published verdicts"
+    for f in files:
+        rows = list(parse_runs(f.read_text(), f.name))
+        assert rows and {r.game for r in rows} == {f.name[:-4]} <= ids

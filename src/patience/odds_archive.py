@@ -2,7 +2,8 @@
 
 A win-rate run stores each deal's verdict in the database (``patience odds``); the database
 is a local file, and the published figures (``docs/odds.md``) must outlive it.  These files
-keep every stored verdict, one file a game (``docs/verdicts/GAME.txt``), one line a run::
+keep every stored verdict, one file a game (``src/patience/data/verdicts/GAME.txt``, shipped
+with the package), one line a run::
 
     # game player rules_version solver_version budget first_deal verdicts
     four-seasons thoughtful 3b1f0c9a7d21 1.6 2cpu 1 WWLU.W…
@@ -15,16 +16,27 @@ kept (they describe a machine, not the deal); imported rows have them at zero.
 them into one (rows already there are kept), so a run goes on from the published verdicts:
 ``odds-import``, then ``odds`` (which solves only what is missing), then ``odds-export``
 and ``odds-report``.
+
+The play reads them too (:func:`settled`): a deal proven won is offered at once for
+"winnable deals only", and :func:`patience.solver.winnable_deal` skips the deals proven lost
+without solving them again.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-DEFAULT_DIR = Path("docs/verdicts")
+if TYPE_CHECKING:
+    from patience.rules.spec import GameSpec
+
+#: where ``patience odds-export`` writes and ``odds-import`` reads, from a checkout
+DEFAULT_DIR = Path("src/patience/data/verdicts")
 HEADER = ("# patience win-rate verdicts, one line a run (src/patience/odds_archive.py):\n"
           "# game player rules_version solver_version budget first_deal verdicts\n"
           "# verdicts: one letter a deal from first_deal on; W won, L lost, U unknown, "
@@ -143,3 +155,42 @@ def import_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> int:
                               created_at=0.0) for r in new)
         s.commit()
     return len(new)
+
+
+@functools.cache
+def settled(game: str | GameSpec) -> dict[int, str]:
+    """Deal → "won" or "lost" for the deals of a game that the shipped verdicts settle
+    (:func:`settled_by`; none for a declaration of the tests' own, e.g. a reduced game)."""
+    from patience.games import get_spec
+
+    spec = get_spec(game)
+    path = resources.files("patience").joinpath("data", "verdicts", f"{spec.id}.txt")
+    return settled_by(spec, path.read_text(), str(path)) if path.is_file() else {}
+
+
+def settled_by(game: str | GameSpec, text: str, where: str = "<text>") -> dict[int, str]:
+    """Deal → "won" or "lost" for the deals of a game that a verdict file's ``text``
+    settles under the game's current rules: won by any run (a win's line was replayed
+    through the engine before it was stored, and the fair player's wins are real games), or
+    proven lost by the solver of the current major version (the fair player losing proves
+    nothing)."""
+    from patience.games import get_spec
+    from patience.odds import THOUGHTFUL, rules_version
+    from patience.solver import same_major
+
+    spec = get_spec(game)
+    version = rules_version(spec)
+    out: dict[int, str] = {}
+    for r in parse_runs(text, where):
+        if r.rules_version != version or r.game != spec.id:
+            continue
+        if r.verdict == "won":
+            out[r.deal] = "won"
+        elif r.verdict == "lost" and r.player == THOUGHTFUL and same_major(r.solver_version):
+            out.setdefault(r.deal, "lost")
+    return out
+
+
+def won_deals(game: str | GameSpec) -> list[int]:
+    """The deals of a game that the shipped verdicts prove winnable, in order."""
+    return sorted(d for d, v in settled(game).items() if v == "won")

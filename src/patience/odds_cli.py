@@ -5,8 +5,8 @@
                        [--db URL]
     patience odds-report [--db URL] [--markdown docs/odds.md] [--plot docs/odds.png]
                          [--json src/patience/data/odds.json]
-    patience odds-export [--db URL] [--dir docs/verdicts]
-    patience odds-import [--db URL] [--dir docs/verdicts]
+    patience odds-export [--db URL] [--dir src/patience/data/verdicts]
+    patience odds-import [--db URL] [--dir src/patience/data/verdicts]
 """
 
 from __future__ import annotations
@@ -92,11 +92,11 @@ def add_odds_command(sub: Subparsers) -> None:
 
     for name, verb, handler in (("odds-export", "write every stored verdict to", run_export),
                                 ("odds-import", "load the verdicts of", run_import)):
-        a = sub.add_parser(name, help=f"{verb} docs/verdicts (kept with the project)",
+        a = sub.add_parser(name, help=f"{verb} src/patience/data/verdicts (kept with the project)",
                            description=f"{verb.capitalize()} the verdict files, one a game "
                                        "(src/patience/odds_archive.py).")
         a.add_argument("--db", default=None)
-        a.add_argument("--dir", type=Path, default=Path("docs/verdicts"))
+        a.add_argument("--dir", type=Path, default=Path("src/patience/data/verdicts"))
         a.set_defaults(handler=handler)
 
 

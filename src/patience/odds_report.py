@@ -139,8 +139,8 @@ def write_report(db_url: str | None, markdown: Path, plot: Path,
         "`2cpu` is 2 seconds of the solving thread's CPU time (what `--budget 2` gives), "
         "so a deal gets the same search however busy the machine is; `2s` is 2 seconds of "
         "wall time (`--wall-clock`).",
-        "- Every verdict behind this page is kept in `docs/verdicts/` (one file a game, "
-        "`src/patience/odds_archive.py`): `patience odds-import` loads them into a "
+        "- Every verdict behind this page is kept in `src/patience/data/verdicts/` (one file "
+        "a game, `src/patience/odds_archive.py`): `patience odds-import` loads them into a "
         "database, where `patience odds` goes on from them and `patience odds-report` "
         "recomputes this page; `patience odds-export` writes them back.",
         "",

@@ -137,11 +137,33 @@ def test_winnable_falls_back_to_known_deals_then_says_so(app: FastAPI,
         return None
 
     monkeypatch.setattr(pool, "run", nothing_found)
+    monkeypatch.setattr("patience.odds_archive.won_deals", lambda game: [])
     r = c.post("/api/games", json={"game": "simplicity", "winnable": True})
     assert r.status_code == 503 and "no winnable deal" in r.json()["detail"]
     app.state.services.store.add_winnable("simplicity", 4242, "test")
     s = start(c, "simplicity", None, winnable=True)
     assert s["deal"] == 4242 and s["winnable_only"]
+
+
+def test_winnable_offers_the_published_wins_first(app: FastAPI,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals the published runs won are offered at once, those the player has not played
+    first; once the player has played them all, the solver looks for another."""
+    c = client_of(app)
+    pool = app.state.services.pool
+    asked: list[str] = []
+
+    async def found(*args: Any, **kwargs: Any) -> int:
+        asked.append(args[0])
+        return 5
+
+    monkeypatch.setattr(pool, "run", found)
+    monkeypatch.setattr("patience.odds_archive.won_deals",
+                        lambda game: [77, 78] if game == "jacks-in-the-box" else [])
+    deals = {start(c, "jacks-in-the-box", None, winnable=True)["deal"] for _ in range(2)}
+    assert deals == {77, 78} and not asked
+    s = start(c, "jacks-in-the-box", None, winnable=True)
+    assert s["deal"] == 5 and s["winnable_only"] and asked == ["winnable_deal"]
 
 
 def test_moves_are_served_while_the_solver_works_and_one_request_per_player(

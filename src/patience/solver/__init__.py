@@ -89,12 +89,21 @@ def winnable_deal(game_id: str | GameSpec, start: int = 1, *, max_seconds: float
                   limit: int = 10_000) -> int:
     """The first deal number ≥ ``start`` that the solver proves winnable.
 
-    Each deal gets ``max_seconds``; undecided deals are skipped.  Raises
-    ValueError when none of ``limit`` deals is proven winnable.
+    Deals that the published win-rate runs settled (``patience.odds_archive.settled``) are
+    taken from there: a win at once, a proven loss skipped.  Every other deal gets
+    ``max_seconds``; undecided deals are skipped.  Raises ValueError when none of ``limit``
+    deals is proven winnable.
     """
+    from patience.odds_archive import settled
+
     spec = get_spec(game_id)
     solver = solver_for(spec)
+    known = settled(spec)
     for deal in range(start, start + limit):
+        if deal in known:
+            if known[deal] == WON:
+                return deal
+            continue
         st = solver.rules.initial_state(deal)
         if solver.solve(st, max_seconds=max_seconds).status == WON:
             return deal

@@ -185,8 +185,16 @@ async def new_game(body: schemas.NewGameIn, svc: Svc, player_id: PlayerId) -> sc
 
 
 async def _winnable_deal(svc: Svc, game: str, player_id: str) -> int:
+    """A deal proven winnable: one the published win-rate runs won (at once), else one the
+    solver proves winnable within the pool's time, else one known from earlier games."""
+    from patience.odds_archive import won_deals
     from patience.odds_report import no_winnable_deals
 
+    published = won_deals(game)
+    if published:
+        fresh = await run_in_threadpool(svc.store.unplayed, game, player_id, published)
+        if fresh is not None:
+            return fresh
     none_known = no_winnable_deals(game)
     if none_known is not None:
         known = await run_in_threadpool(svc.store.known_winnable, game, player_id)

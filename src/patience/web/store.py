@@ -22,7 +22,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -432,12 +432,17 @@ class GameStore:
         with self.session() as s:
             deals = list(s.scalars(select(WinnableDeal.deal).where(WinnableDeal.game == game)
                                    .limit(1000)))
-            if not deals:
-                return None
+        if not deals:
+            return None
+        return self.unplayed(game, player_id, deals) or random.choice(deals)
+
+    def unplayed(self, game: str, player_id: str, deals: Sequence[int]) -> int | None:
+        """One of ``deals`` (at random) that the player has not played, or None."""
+        with self.session() as s:
             played = set(s.scalars(select(GameRecord.deal).where(
                 GameRecord.player_id == player_id, GameRecord.game == game)))
         fresh = [d for d in deals if d not in played]
-        return random.choice(fresh or deals)
+        return random.choice(fresh) if fresh else None
 
     # --------------------------------------------------------------- players
     def player(self, player_id: str) -> tuple[Player | None, int]:
