@@ -4,7 +4,7 @@
                        [--scheduler tcp://HOST:PORT] [--fair [--samples K --fair-nodes N]]
                        [--db URL]
     patience odds-report [--db URL] [--markdown docs/odds.md] [--plot docs/odds.png]
-                         [--json src/patience/data/odds.json]
+                         [--json src/patience/data/odds.json] [--allow-fewer]
     patience odds-export [--db URL] [--dir src/patience/data/verdicts]
     patience odds-import [--db URL] [--dir src/patience/data/verdicts]
 """
@@ -88,6 +88,9 @@ def add_odds_command(sub: Subparsers) -> None:
     r.add_argument("--markdown", type=Path, default=Path("docs/odds.md"))
     r.add_argument("--plot", type=Path, default=Path("docs/odds.png"))
     r.add_argument("--json", type=Path, default=Path("src/patience/data/odds.json"))
+    r.add_argument("--allow-fewer", action="store_true",
+                   help="publish even where the database holds fewer deals than the figures "
+                        "it replaces")
     r.set_defaults(handler=run_report)
 
     for name, verb, handler in (("odds-export", "write every stored verdict to", run_export),
@@ -162,9 +165,14 @@ def run_import(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_report(args: argparse.Namespace, console: Console) -> int:
-    from patience.odds_report import write_report
+    from patience.odds_report import ReportShrinks, write_report
 
-    rows = write_report(args.db, args.markdown, args.plot, args.json)
+    try:
+        rows = write_report(args.db, args.markdown, args.plot, args.json,
+                            allow_fewer=args.allow_fewer)
+    except ReportShrinks as e:
+        console.print(f"patience odds-report: {e}")
+        return 2
     console.print(f"wrote {args.markdown}, {args.plot} and {args.json} ({len(rows)} games)")
     console.print(json.dumps(rows, indent=1)[:2000])
     return 0

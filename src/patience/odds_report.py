@@ -116,9 +116,37 @@ def _half(row: dict[str, Any] | None) -> str:
     return f"{(row['high'] - row['low']) * 50:.1f} pp"
 
 
-def write_report(db_url: str | None, markdown: Path, plot: Path,
-                 json_path: Path) -> dict[str, dict[str, dict[str, Any]]]:
+class ReportShrinks(ValueError):
+    """The database holds fewer deals than the report it would replace (its verdicts were
+    not imported): the published figures are kept."""
+
+
+def shrinking(old: dict[str, dict[str, dict[str, Any]]],
+              new: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """The rows of the published figures ``old`` that ``new`` drops or measures on fewer
+    deals, as "Game (player): N deals → M"."""
+    out = []
+    for game, kinds in old.items():
+        for kind, row in kinds.items():
+            after = new.get(game, {}).get(kind, {}).get("deals", 0)
+            if after < row.get("deals", 0):
+                out.append(f"{game} ({kind}): {row['deals']:,} deals → {after:,}")
+    return out
+
+
+def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path, *,
+                 allow_fewer: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
+    """Write the table, the plot and the lobby's figures from the stored verdicts.  Raises
+    :class:`ReportShrinks`, writing nothing, when a game's row would rest on fewer deals
+    than in the figures at ``json_path`` (unless ``allow_fewer``)."""
     data = collect(db_url)
+    if not allow_fewer and json_path.is_file():
+        lost = shrinking(json.loads(json_path.read_text(encoding="utf-8")), data)
+        if lost:
+            raise ReportShrinks(
+                "the database holds fewer deals than the published figures for "
+                + "; ".join(lost) + ". Load the published verdicts first (patience "
+                "odds-import), or give --allow-fewer to publish fewer.")
     lines = [
         "# Win rates",
         "",
@@ -244,4 +272,5 @@ def no_winnable_deals(game_id: str) -> str | None:
             f"one lost (docs/odds.md)")
 
 
-__all__ = ["collect", "measured", "no_winnable_deals", "wilson", "write_report"]
+__all__ = ["ReportShrinks", "collect", "measured", "no_winnable_deals", "shrinking", "wilson",
+           "write_report"]
