@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -212,22 +213,28 @@ def test_report_writes_the_table_the_plot_and_the_lobby_figures(tmp_path: Path) 
     assert '"simplicity"' in js.read_text()
 
 
-def test_a_report_from_fewer_deals_does_not_replace_the_published_one(tmp_path: Path) -> None:
-    """A database that lacks verdicts the published figures rest on (say, a fresh one) is
-    refused, and the published files are left as they were."""
-    from patience.odds_report import ReportShrinks, write_report
+def test_a_report_from_fewer_deals_carries_the_published_rows_over(tmp_path: Path) -> None:
+    """A database that lacks verdicts the published figures rest on (say, a fresh one)
+    keeps those rows as published, marked; --fresh publishes only what it holds."""
+    from patience.odds_report import write_report
 
     url, fewer = _db(tmp_path, "r.db"), _db(tmp_path, "fewer.db")
     OddsRun("simplicity", range(1, 4), Budget(nodes=3000), db_url=url).run()
     OddsRun("simplicity", range(1, 3), Budget(nodes=3000), db_url=fewer).run()
+    OddsRun("corners", range(1, 3), Budget(nodes=3000), db_url=fewer).run()
     md, png, js = tmp_path / "odds.md", tmp_path / "odds.png", tmp_path / "odds.json"
-    write_report(url, md, png, js)
-    before = (md.read_text(), js.read_text(), png.read_bytes())
-    with pytest.raises(ReportShrinks, match="simplicity \\(thoughtful\\): 3 deals → 2"):
-        write_report(fewer, md, png, js)
-    assert (md.read_text(), js.read_text(), png.read_bytes()) == before
-    data = write_report(fewer, md, png, js, allow_fewer=True)
-    assert data["simplicity"]["thoughtful"]["deals"] == 2
+    published = write_report(url, md, png, js)["simplicity"]["thoughtful"]
+    assert "†" not in md.read_text() and "(but the rows marked †)" not in md.read_text()
+    data = write_report(fewer, md, png, js)
+    assert data["simplicity"]["thoughtful"] == {**published, "carried": True}
+    assert data["corners"]["thoughtful"]["deals"] == 2 and \
+        "carried" not in data["corners"]["thoughtful"]
+    text = md.read_text()
+    assert "| 3† |" in text and "| 2 |" in text and "(but the rows marked †)" in text
+    assert "† Carried over from the previous report" in text
+    assert json.loads(js.read_text())["simplicity"]["thoughtful"]["carried"] is True
+    data = write_report(fewer, md, png, js, keep_published=False)
+    assert data["simplicity"]["thoughtful"]["deals"] == 2 and "†" not in md.read_text()
 
 
 def test_rules_versions_survive_a_new_field_of_the_vocabulary() -> None:

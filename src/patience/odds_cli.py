@@ -4,7 +4,7 @@
                        [--scheduler tcp://HOST:PORT] [--fair [--samples K --fair-nodes N]]
                        [--db URL]
     patience odds-report [--db URL] [--markdown docs/odds.md] [--plot docs/odds.png]
-                         [--json src/patience/data/odds.json] [--allow-fewer]
+                         [--json src/patience/data/odds.json] [--fresh]
     patience odds-export [--db URL] [--dir src/patience/data/verdicts]
     patience odds-import [--db URL] [--dir src/patience/data/verdicts]
 """
@@ -88,9 +88,9 @@ def add_odds_command(sub: Subparsers) -> None:
     r.add_argument("--markdown", type=Path, default=Path("docs/odds.md"))
     r.add_argument("--plot", type=Path, default=Path("docs/odds.png"))
     r.add_argument("--json", type=Path, default=Path("src/patience/data/odds.json"))
-    r.add_argument("--allow-fewer", action="store_true",
-                   help="publish even where the database holds fewer deals than the figures "
-                        "it replaces")
+    r.add_argument("--fresh", action="store_true",
+                   help="publish only what the database holds (by default a row the database "
+                        "measures on fewer deals than the published figures is carried over)")
     r.set_defaults(handler=run_report)
 
     for name, verb, handler in (("odds-export", "write every stored verdict to", run_export),
@@ -165,14 +165,15 @@ def run_import(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_report(args: argparse.Namespace, console: Console) -> int:
-    from patience.odds_report import ReportShrinks, write_report
+    from patience.odds_report import write_report
 
-    try:
-        rows = write_report(args.db, args.markdown, args.plot, args.json,
-                            allow_fewer=args.allow_fewer)
-    except ReportShrinks as e:
-        console.print(f"patience odds-report: {e}")
-        return 2
+    rows = write_report(args.db, args.markdown, args.plot, args.json,
+                        keep_published=not args.fresh)
+    carried = [f"{g} ({k})" for g, kinds in rows.items() for k, r in kinds.items()
+               if r.get("carried")]
+    if carried:
+        console.print(f"carried over from the published figures (fewer deals in the "
+                      f"database; --fresh drops them): {', '.join(carried)}")
     console.print(f"wrote {args.markdown}, {args.plot} and {args.json} ({len(rows)} games)")
     console.print(json.dumps(rows, indent=1)[:2000])
     return 0

@@ -109,6 +109,12 @@ def _pct(row: dict[str, Any] | None) -> str:
     return f"{_p(row['rate'])} ({_p(row['low'])}–{_p(row['high'])})"
 
 
+def _deals(row: dict[str, Any] | None) -> str:
+    if not row:
+        return "—"
+    return f"{row['deals']}{'†' if row.get('carried') else ''}"
+
+
 def _half(row: dict[str, Any] | None) -> str:
     """Half the interval's width, in percentage points."""
     if not row:
@@ -116,37 +122,33 @@ def _half(row: dict[str, Any] | None) -> str:
     return f"{(row['high'] - row['low']) * 50:.1f} pp"
 
 
-class ReportShrinks(ValueError):
-    """The database holds fewer deals than the report it would replace (its verdicts were
-    not imported): the published figures are kept."""
+Figures = dict[str, dict[str, dict[str, Any]]]
 
 
-def shrinking(old: dict[str, dict[str, dict[str, Any]]],
-              new: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
-    """The rows of the published figures ``old`` that ``new`` drops or measures on fewer
-    deals, as "Game (player): N deals → M"."""
-    out = []
+def carry_over(old: Figures, new: Figures) -> tuple[Figures, list[str]]:
+    """``new`` with each row of the published figures ``old`` that ``new`` drops or
+    measures on fewer deals kept as it was (marked ``carried``), and those rows as
+    "game (player)"."""
+    out = {game: dict(kinds) for game, kinds in new.items()}
+    carried = []
     for game, kinds in old.items():
         for kind, row in kinds.items():
-            after = new.get(game, {}).get(kind, {}).get("deals", 0)
-            if after < row.get("deals", 0):
-                out.append(f"{game} ({kind}): {row['deals']:,} deals → {after:,}")
-    return out
+            if new.get(game, {}).get(kind, {}).get("deals", 0) < row.get("deals", 0):
+                out.setdefault(game, {})[kind] = {**row, "carried": True}
+                carried.append(f"{game} ({kind})")
+    return out, carried
 
 
 def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path, *,
-                 allow_fewer: bool = False) -> dict[str, dict[str, dict[str, Any]]]:
-    """Write the table, the plot and the lobby's figures from the stored verdicts.  Raises
-    :class:`ReportShrinks`, writing nothing, when a game's row would rest on fewer deals
-    than in the figures at ``json_path`` (unless ``allow_fewer``)."""
+                 keep_published: bool = True) -> Figures:
+    """Write the table, the plot and the lobby's figures from the stored verdicts.  Where
+    the database measures a game on fewer deals than the figures already at ``json_path``
+    (its verdicts were not imported, or predate the verdict files), that row is carried
+    over unchanged and marked, unless ``keep_published`` is false."""
     data = collect(db_url)
-    if not allow_fewer and json_path.is_file():
-        lost = shrinking(json.loads(json_path.read_text(encoding="utf-8")), data)
-        if lost:
-            raise ReportShrinks(
-                "the database holds fewer deals than the published figures for "
-                + "; ".join(lost) + ". Load the published verdicts first (patience "
-                "odds-import), or give --allow-fewer to publish fewer.")
+    if keep_published and json_path.is_file():
+        data, _ = carry_over(json.loads(json_path.read_text(encoding="utf-8")), data)
+    carried = any(row.get("carried") for kinds in data.values() for row in kinds.values())
     lines = [
         "# Win rates",
         "",
@@ -167,8 +169,10 @@ def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path
         "`2cpu` is 2 seconds of the solving thread's CPU time (what `--budget 2` gives), "
         "so a deal gets the same search however busy the machine is; `2s` is 2 seconds of "
         "wall time (`--wall-clock`).",
-        "- Every verdict behind this page is kept in `src/patience/data/verdicts/` (one file "
-        "a game, `src/patience/odds_archive.py`): `patience odds-import` loads them into a "
+        "- Every verdict behind this page"
+        + (" (but the rows marked †)" if carried else "")
+        + " is kept in `src/patience/data/verdicts/` (one file a game, "
+        "`src/patience/odds_archive.py`): `patience odds-import` loads them into a "
         "database, where `patience odds` goes on from them and `patience odds-report` "
         "recomputes this page; `patience odds-export` writes them back.",
         "",
@@ -181,13 +185,17 @@ def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path
         rows = data.get(spec.id, {})
         t, f = rows.get("thoughtful"), rows.get("fair")
         lines.append(
-            f"| {spec.name} | {_pct(t)} | {_half(t)} | {t['deals'] if t else '—'} | "
+            f"| {spec.name} | {_pct(t)} | {_half(t)} | {_deals(t)} | "
             f"{t['unknown'] if t else '—'} | {t['budget'] if t else '—'} | {_pct(f)} | "
-            f"{_half(f)} | {f['deals'] if f else '—'} | {f['player'] if f else '—'} | "
+            f"{_half(f)} | {_deals(f)} | {f['player'] if f else '—'} | "
             f"{spec.odds or '—'} | {spec.odds_source or '—'} |")
         for kind, row in (("thoughtful", t), ("fair", f)):
             if row:
                 commands.append(f"{spec.name}, {kind}: `{_command(spec.id, row)}`")
+    if carried:
+        lines += ["", "† Carried over from the previous report: that run's verdicts predate "
+                  "`src/patience/data/verdicts/` and were not kept, and the verdicts kept "
+                  "cover fewer deals; the command under *Reproduce* measures the row again."]
     compare = []
     for spec in all_specs():
         f = data.get(spec.id, {}).get("fair")
@@ -272,5 +280,4 @@ def no_winnable_deals(game_id: str) -> str | None:
             f"one lost (docs/odds.md)")
 
 
-__all__ = ["ReportShrinks", "collect", "measured", "no_winnable_deals", "shrinking", "wilson",
-           "write_report"]
+__all__ = ["carry_over", "collect", "measured", "no_winnable_deals", "wilson", "write_report"]
