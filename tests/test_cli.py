@@ -514,3 +514,6 @@ def test_odds_export_and_import_commands(capsys: pytest.CaptureFixture[str],
     code, out, _ = run(capsys, monkeypatch, "odds", "corners", "--nodes", "9",
                        "--wall-clock", "--db", db)
     assert code == 2 and "--wall-clock reads --budget" in out
+    for bad in ("nan", "inf", "0"):
+        code, _, err = run(capsys, monkeypatch, "odds", "corners", "--budget", bad, "--db", db)
+        assert code == 2 and "must be a positive number" in err

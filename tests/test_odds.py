@@ -65,7 +65,8 @@ def test_budget_labels_compare_within_their_kind() -> None:
 
 def test_a_cpu_budget_settles_only_cpu_runs(tmp_path: Path) -> None:
     """A deal left unknown at 10 s of wall time is solved again by a CPU-time run: the two
-    clocks are different budgets."""
+    clocks are different budgets; runs are listed wall time first, then CPU time, then
+    positions."""
     from sqlalchemy.orm import Session
 
     from patience.odds import rules_version
@@ -73,14 +74,19 @@ def test_a_cpu_budget_settles_only_cpu_runs(tmp_path: Path) -> None:
     from patience.web.db import SolveRecord
 
     url = _db(tmp_path, "clocks.db")
-    run = OddsRun("four-seasons", range(1, 4), Budget(seconds=2, cpu=True), db_url=url)
+    run = OddsRun("four-seasons", range(1, 6), Budget(seconds=2, cpu=True), db_url=url)
     with Session(run.engine) as s:
-        for deal, budget in [(1, "10s"), (2, "2cpu"), (3, "1cpu")]:
+        for deal, budget in [(1, "10s"), (2, "2cpu"), (3, "1cpu"), (4, "10s"), (4, "2cpu"),
+                             (5, "20000n"), (5, "3cpu")]:
             s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
                               solver_version=NOW, player="thoughtful", budget=budget,
                               verdict="unknown", nodes=1, seconds=0.1, created_at=0.0))
         s.commit()
-    assert run.pending() == [1, 3]
+    assert run.pending() == [1, 3]  # 4 and 5: a CPU unknown counts beside other kinds
+    from patience.odds_report import collect
+
+    row = collect(url)["four-seasons"]["thoughtful"]
+    assert row["budget"] == "10s then 1cpu then 2cpu then 3cpu then 20000n"
 
 
 def _db(tmp_path: Path, name: str) -> str:
@@ -211,6 +217,32 @@ def test_report_writes_the_table_the_plot_and_the_lobby_figures(tmp_path: Path) 
     assert "| Fours Up | not measured |" in text and "| 45% | Pretty Good Solitaire |" in text
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert '"simplicity"' in js.read_text()
+
+
+def test_reproduce_commands_name_each_budget_kind() -> None:
+    from patience.odds_report import _command
+
+    steps = [{"budget": b} for b in ("2s", "2cpu", "1000000n")]
+    row = {"player": "thoughtful", "first_deal": 1, "last_deal": 9, "steps": steps}
+    assert _command("corners", row).split("` then `") == [
+        "patience odds corners --deals 1-9 --budget 2 --wall-clock",
+        "patience odds corners --deals 1-9 --budget 2",
+        "patience odds corners --deals 1-9 --nodes 1000000"]
+
+
+def test_rows_of_other_rules_are_not_carried_over() -> None:
+    from patience.odds import rules_version
+    from patience.odds_report import carry_over, no_winnable_deals
+
+    rv = rules_version(get_spec("corners"))
+    old = {"corners": {"thoughtful": {"deals": 10, "rules_version": "000000000000"}},
+           "simplicity": {"thoughtful": {"deals": 10}},  # written before the field
+           "gone": {"thoughtful": {"deals": 10}}}
+    data, carried = carry_over(old, {"corners": {"thoughtful": {"deals": 2,
+                                                                "rules_version": rv}}})
+    assert carried == ["simplicity (thoughtful)"]
+    assert data["corners"]["thoughtful"]["deals"] == 2 and "gone" not in data
+    assert no_winnable_deals("corners") is not None  # the shipped figures: all lost
 
 
 def test_a_report_from_fewer_deals_carries_the_published_rows_over(tmp_path: Path) -> None:

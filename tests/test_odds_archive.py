@@ -117,3 +117,25 @@ def test_the_shipped_verdicts_parse_and_name_their_games() -> None:
     for f in files:
         rows = list(parse_runs(f.read_text(), f.name))
         assert rows and {r.game for r in rows} == {f.name[:-4]} <= ids
+
+
+def test_export_adds_to_the_files_and_import_takes_the_stronger_verdict(tmp_path: Path) -> None:
+    """Exporting a database that lacks some archived runs keeps them; importing a file that
+    decides a deal stored as unknown under the same run takes the decision."""
+    d = tmp_path / "verdicts"
+    d.mkdir()
+    (d / "corners.txt").write_text("corners thoughtful abc 1.6 2cpu 1 LLU\n")
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    OddsRun("simplicity", range(1, 3), Budget(nodes=3000), db_url=url).run()
+    assert export_verdicts(url, d) == {"corners": 3, "simplicity": 2}
+    assert "corners thoughtful abc 1.6 2cpu 1 LLU" in (d / "corners.txt").read_text()
+    (d / "corners.txt").write_text("corners thoughtful abc 1.6 2cpu 1 LLL\n")
+    assert import_verdicts(url, d) == 3  # the three corners rows (simplicity's are there)
+    (d / "corners.txt").write_text("corners thoughtful abc 1.6 2cpu 3 U\n")
+    assert import_verdicts(url, d) == 0  # a stored loss is kept over a file's unknown
+    export_verdicts(url, d)
+    assert "corners thoughtful abc 1.6 2cpu 1 LLL" in (d / "corners.txt").read_text()
+    (d / "corners.txt").write_text("corners thoughtful abc 1.6 2cpu 1 L?\n")
+    with pytest.raises(ArchiveError):
+        export_verdicts(url, d)
+    assert (d / "corners.txt").read_text() == "corners thoughtful abc 1.6 2cpu 1 L?\n"

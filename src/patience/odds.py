@@ -167,6 +167,16 @@ def replays(game_id: str, deal: int, moves: list[str]) -> bool:
     return game.is_won
 
 
+#: the order in which runs of each budget kind are listed (wall time came first)
+KIND_ORDER = {"s": 0, "cpu": 1, "n": 2}
+
+
+def run_order(label: str) -> tuple[int, str, float]:
+    """A sort key listing budgets by kind (wall time, CPU time, positions), then size."""
+    kind, size = budget_key(label)
+    return KIND_ORDER.get(kind, len(KIND_ORDER)), kind, size
+
+
 def budget_key(label: str) -> tuple[str, float]:
     """A budget label's kind ("s" wall seconds, "cpu" CPU seconds or "n" positions) and
     size, to compare budgets of one kind (the fair player's label, "policy", is a kind of
@@ -240,14 +250,25 @@ class OddsRun:
     def done(self) -> dict[int, str]:
         """Deal → verdict for the deals of the range settled for this run: decided, or
         left unknown by the current solver version at this budget or a larger one of the
-        same kind."""
-        out: dict[int, str] = {}
+        same kind (whatever unknowns of other kinds are stored beside it)."""
+        from sqlalchemy import select
+
+        from patience.web.db import SolveRecord
+
+        out = {deal: verdict for deal, (verdict, _, _) in self._best().items()
+               if verdict != "unknown"}
         mine = budget_key(self.budget_label)
-        for deal, (verdict, budget, version) in self._best().items():
-            if verdict != "unknown" or (version == SOLVER_VERSION
-                                        and budget_key(budget)[0] == mine[0]
-                                        and budget_key(budget) >= mine):
-                out[deal] = verdict
+        wanted = set(self.deals)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(SolveRecord.deal, SolveRecord.budget)
+                .filter_by(game=self.spec.id, rules_version=rules_version(self.spec),
+                           player=self.player, solver_version=SOLVER_VERSION,
+                           verdict="unknown"))
+            for deal, budget in rows:
+                key = budget_key(budget)
+                if deal in wanted and deal not in out and key[0] == mine[0] and key >= mine:
+                    out[deal] = "unknown"
         return out
 
     def pending(self) -> list[int]:

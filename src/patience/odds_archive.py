@@ -103,12 +103,40 @@ def parse_runs(text: str, where: str = "<text>") -> Iterator[Row]:
             yield Row(game, player, rv, sv, budget, start + i, VERDICT[letter])
 
 
+RowKey = tuple[str, str, str, str, str, int]  # a run's key and the deal
+RANK = {"unknown": 0, "lost": 1, "won": 2}
+
+
+def _key(r: Row) -> RowKey:
+    return r.game, r.player, r.rules_version, r.solver_version, r.budget, r.deal
+
+
+def _merge(rows: Iterable[Row], into: dict[RowKey, Row]) -> dict[RowKey, Row]:
+    """``into`` with ``rows`` added; of two verdicts on one key, the stronger (a win over a
+    loss over an unknown: a decided verdict is a fact about the deal)."""
+    for r in rows:
+        old = into.get(_key(r))
+        if old is None or RANK[r.verdict] > RANK[old.verdict]:
+            into[_key(r)] = r
+    return into
+
+
+def read_dir(directory: Path) -> list[Row]:
+    """Every row of the verdict files of ``directory`` (:class:`ArchiveError` on a
+    malformed one)."""
+    return [row for path in sorted(directory.glob("*.txt"))
+            for row in parse_runs(path.read_text(), str(path))]
+
+
 def export_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> dict[str, int]:
-    """Write every stored verdict to ``directory`` (one file a game); game → rows."""
+    """Write every stored verdict to ``directory`` (one file a game), adding to what the
+    files hold already (nothing in them is dropped); game → rows written.  A malformed
+    file raises :class:`ArchiveError` before anything is written."""
     from sqlalchemy import select
 
     from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
 
+    kept = _merge(read_dir(directory), {}) if directory.is_dir() else {}
     engine = make_engine(db_url or default_db_url())
     migrate(engine)
     with engine.connect() as conn:
@@ -116,11 +144,12 @@ def export_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> dict[s
             select(SolveRecord.game, SolveRecord.player, SolveRecord.rules_version,
                    SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal,
                    SolveRecord.verdict))]
+    merged = _merge(rows, kept)
     directory.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = defaultdict(int)
-    for r in rows:
+    for r in merged.values():
         counts[r.game] += 1
-    for game, text in format_runs(rows).items():
+    for game, text in format_runs(merged.values()).items():
         path = directory / f"{game}.txt"
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)
@@ -129,32 +158,43 @@ def export_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> dict[s
 
 
 def import_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> int:
-    """Load every file of ``directory`` into the database, keeping rows already there;
-    returns how many rows were added.  A malformed file raises :class:`ArchiveError`
-    before anything is written."""
+    """Load every file of ``directory`` into the database; returns how many rows were added
+    or made stronger (a stored unknown that a file decides takes the file's verdict; other
+    stored rows are kept).  A malformed file raises :class:`ArchiveError` before anything
+    is written; a run storing the same rows meanwhile makes it raise ``ArchiveError`` too,
+    having written nothing."""
     from sqlalchemy import select
+    from sqlalchemy.exc import IntegrityError
     from sqlalchemy.orm import Session
 
     from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
 
-    rows = [row for path in sorted(directory.glob("*.txt"))
-            for row in parse_runs(path.read_text(), str(path))]
+    rows = _merge(read_dir(directory), {})
     engine = make_engine(db_url or default_db_url())
     migrate(engine)
     with engine.connect() as conn:
-        have = {tuple(r) for r in conn.execute(
+        have = {(g, p, rv, sv, b, d): v for g, p, rv, sv, b, d, v in conn.execute(
             select(SolveRecord.game, SolveRecord.player, SolveRecord.rules_version,
-                   SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal))}
-    new = list({key: r for r in rows
-                if (key := (r.game, r.player, r.rules_version, r.solver_version, r.budget,
-                            r.deal)) not in have}.values())
-    with Session(engine) as s:
-        s.add_all(SolveRecord(game=r.game, deal=r.deal, rules_version=r.rules_version,
-                              solver_version=r.solver_version, player=r.player,
-                              budget=r.budget, verdict=r.verdict, nodes=0, seconds=0.0,
-                              created_at=0.0) for r in new)
-        s.commit()
-    return len(new)
+                   SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal,
+                   SolveRecord.verdict))}
+    new = [r for k, r in rows.items() if k not in have]
+    stronger = [r for k, r in rows.items() if k in have and RANK[r.verdict] > RANK[have[k]]]
+    try:
+        with Session(engine) as s:
+            s.add_all(SolveRecord(game=r.game, deal=r.deal, rules_version=r.rules_version,
+                                  solver_version=r.solver_version, player=r.player,
+                                  budget=r.budget, verdict=r.verdict, nodes=0, seconds=0.0,
+                                  created_at=0.0) for r in new)
+            for r in stronger:
+                rec = s.get(SolveRecord, (r.game, r.deal, r.rules_version, r.solver_version,
+                                          r.player, r.budget))
+                if rec is not None:
+                    rec.verdict = r.verdict
+            s.commit()
+    except IntegrityError:
+        raise ArchiveError("a run stored some of these verdicts meanwhile; nothing was "
+                           "imported: run odds-import again") from None
+    return len(new) + len(stronger)
 
 
 @functools.cache

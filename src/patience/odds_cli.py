@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 from pathlib import Path
 
@@ -38,8 +39,8 @@ def positive_float(text: str) -> float:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
+    if not math.isfinite(v) or v <= 0:
+        raise argparse.ArgumentTypeError("must be a positive number")
     return v
 
 
@@ -142,9 +143,13 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_export(args: argparse.Namespace, console: Console) -> int:
-    from patience.odds_archive import export_verdicts
+    from patience.odds_archive import ArchiveError, export_verdicts
 
-    counts = export_verdicts(args.db, args.dir)
+    try:
+        counts = export_verdicts(args.db, args.dir)
+    except ArchiveError as e:
+        console.print(f"patience odds-export: {e}")
+        return 2
     console.print(f"wrote {sum(counts.values())} verdicts of {len(counts)} games to {args.dir}")
     return 0
 

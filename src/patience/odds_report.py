@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from patience.games import all_specs
-from patience.odds import THOUGHTFUL, Odds, best_verdicts, budget_key, rules_version, wilson
+from patience.odds import (
+    THOUGHTFUL,
+    Odds,
+    best_verdicts,
+    budget_key,
+    rules_version,
+    run_order,
+    wilson,
+)
 from patience.solver import same_major
 
 #: Why the fair player may win more often than a published figure says (per game).
@@ -67,7 +75,7 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
                 budgets[budget].append(deal)
         steps: list[dict[str, Any]] = [
             {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}
-            for b, ds in sorted(budgets.items(), key=lambda kv: budget_key(kv[0]))]
+            for b, ds in sorted(budgets.items(), key=lambda kv: run_order(kv[0]))]
         odds = Odds(game, player, str(steps[-1]["budget"]) if steps else "?", len(best),
                     verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))
         if kind in out[game] and out[game][kind]["deals"] >= odds.deals:
@@ -78,7 +86,7 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
             "rate": odds.rate, "low": lo, "high": hi, "deals": odds.deals, "won": odds.won,
             "lost": odds.lost, "unknown": odds.unknown, "player": player,
             "budget": " then ".join(st["budget"] for st in steps), "steps": steps,
-            "first_deal": deals[0], "last_deal": deals[-1],
+            "first_deal": deals[0], "last_deal": deals[-1], "rules_version": versions[game],
         }
     return dict(out)
 
@@ -89,7 +97,7 @@ def _command(game: str, row: dict[str, Any]) -> str:
         span = f"{row['first_deal']}-{row['last_deal']}"  # later runs re-solve the unknown
         for st in row.get("steps") or [row]:
             kind, size = budget_key(st["budget"])
-            flag = {"n": f"--nodes {size:g}", "cpu": f"--budget {size:g}"}.get(
+            flag = {"n": f"--nodes {int(size)}", "cpu": f"--budget {size:g}"}.get(
                 kind, f"--budget {size:g} --wall-clock")
             cmds.append(f"patience odds {game} --deals {span} {flag}")
         return "` then `".join(cmds)
@@ -125,14 +133,26 @@ def _half(row: dict[str, Any] | None) -> str:
 Figures = dict[str, dict[str, dict[str, Any]]]
 
 
+def current(game: str, row: dict[str, Any], versions: dict[str, str] | None = None) -> bool:
+    """True when a published row was measured under the game's current rules (rows written
+    before the figures named their rules version are taken as current: the versions of the
+    registered games have not changed since, ``odds.LATER_FIELDS``)."""
+    if versions is None:
+        versions = {s.id: rules_version(s) for s in all_specs()}
+    return game in versions and row.get("rules_version", versions[game]) == versions[game]
+
+
 def carry_over(old: Figures, new: Figures) -> tuple[Figures, list[str]]:
     """``new`` with each row of the published figures ``old`` that ``new`` drops or
     measures on fewer deals kept as it was (marked ``carried``), and those rows as
     "game (player)"."""
+    versions = {s.id: rules_version(s) for s in all_specs()}
     out = {game: dict(kinds) for game, kinds in new.items()}
     carried = []
     for game, kinds in old.items():
         for kind, row in kinds.items():
+            if not current(game, row, versions):
+                continue  # measured under other rules (or a game no longer registered)
             if new.get(game, {}).get(kind, {}).get("deals", 0) < row.get("deals", 0):
                 out.setdefault(game, {})[kind] = {**row, "carried": True}
                 carried.append(f"{game} ({kind})")
@@ -274,10 +294,12 @@ def no_winnable_deals(game_id: str) -> str | None:
         row = measured(game_id).get("thoughtful")
     except (OSError, ValueError):
         return None
-    if not row or row.get("won") != 0 or row.get("unknown") != 0 or row.get("deals", 0) < 1000:
+    if not row or not current(game_id, row) or row.get("won") != 0 or \
+            row.get("unknown") != 0 or row.get("deals", 0) < 1000:
         return None
     return (f"none of the {row['deals']:,} deals measured can be won: the solver proves every "
             f"one lost (docs/odds.md)")
 
 
-__all__ = ["carry_over", "collect", "measured", "no_winnable_deals", "wilson", "write_report"]
+__all__ = ["carry_over", "collect", "current", "measured", "no_winnable_deals", "wilson",
+           "write_report"]

@@ -783,15 +783,12 @@ static PyObject *fail(int e) {
     return NULL;  /* -3: an exception is set */
 }
 
-/* The clock the budget is read on: wall time, or (set by each search call, whose optional
- * last argument asks for it) the CPU time of the calling thread, which other processes on
- * the machine do not eat into.  The searches hold the GIL throughout, so no other call of
- * this module runs meanwhile. */
-static int cpu_clock = 0;
-
-static double now(void) {
+/* The clock the budget is read on: wall time, or (``cpu``, given by each search call's
+ * optional last argument and kept with that call's deadline) the CPU time of the calling
+ * thread, which other processes on the machine do not eat into. */
+static double now(int cpu) {
     struct timespec ts;
-    clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -802,7 +799,8 @@ typedef struct {  /* a depth-first search's stack, its successors and its budget
     size_t depth, cap;
     Buf succ;
     long long limit;  /* r->nodes at which to stop, or -1 */
-    double deadline;  /* now() at which to stop, or -1 */
+    double deadline;  /* now(cpu) at which to stop, or -1 */
+    int cpu;          /* the deadline is on the thread's CPU clock */
     int checks;
     long long signals;
 } Dfs;
@@ -837,7 +835,7 @@ static int dfs_spent(Relaxed *r, Dfs *d) {
     if (++d->checks < 16) return 0;
     d->checks = 0;
     if (d->limit >= 0 && r->nodes >= d->limit) return 1;
-    if (d->deadline >= 0 && now() >= d->deadline) return 1;
+    if (d->deadline >= 0 && now(d->cpu) >= d->deadline) return 1;
     if (++d->signals >= 4096) {
         d->signals = 0;
         if (PyErr_CheckSignals() < 0) return -3;
@@ -898,7 +896,6 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     double seconds;
     int cpu = 0;
     if (!PyArg_ParseTuple(args, "OLd|p", &start, &max_nodes, &seconds, &cpu)) return NULL;
-    cpu_clock = cpu;
     uint64_t a, b;
     int e = parse_state(r, start, &a, &b);
     if (e < 0) return fail(e);
@@ -908,7 +905,8 @@ static PyObject *Relaxed_search(Relaxed *r, PyObject *args) {
     RState root = {a, b};
     if (set_has(&r->lost, root)) return Py_BuildValue("(s[])", "lost");
     Dfs d = {0};
-    d.deadline = seconds >= 0 ? now() + seconds : -1;
+    d.cpu = cpu;
+    d.deadline = seconds >= 0 ? now(cpu) + seconds : -1;
     d.limit = max_nodes >= 0 ? r->nodes + max_nodes : -1;
     if (r->vacancy) return search_cyclic(r, root, &d);
     RState last;
@@ -2189,7 +2187,7 @@ static int cflush(Exact *x, CSearch *c) {
 
 /* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
  * a key too large) */
-static int csearch(Exact *x, double deadline, long long limit) {
+static int csearch(Exact *x, double deadline, int cpu, long long limit) {
     CSearch *c = x->cs;
     Relaxed *r = x->rx;
     int e, checks = 0;
@@ -2231,7 +2229,8 @@ static int csearch(Exact *x, double deadline, long long limit) {
         if ((e = cframe(x, c, &nd)) < 0) return e;
         if (++checks >= 64) {
             checks = 0;
-            if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now() >= deadline)) return 0;
+            if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
+                return 0;
             if (++signals >= 256) {
                 signals = 0;
                 if (PyErr_CheckSignals() < 0) return -3;
@@ -2267,17 +2266,16 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
     double seconds;
     int cpu = 0;
     if (!PyArg_ParseTuple(args, "Ld|p", &max_nodes, &seconds, &cpu)) return NULL;
-    cpu_clock = cpu;
     if (x->done) return xresult(x);
     if (!x->rx) { PyErr_SetString(PyExc_ValueError, "released"); return NULL; }
     Relaxed *r = x->rx;
-    double deadline = seconds >= 0 ? now() + seconds : -1;
+    double deadline = seconds >= 0 ? now(cpu) + seconds : -1;
     long long limit = max_nodes >= 0 ? x->nodes + max_nodes : -1;
     int err = 0, checks = 0;
     long long signals = 0;
     x->verdict = "unknown";
     if (x->cs) {
-        err = csearch(x, deadline, limit);
+        err = csearch(x, deadline, cpu, limit);
         if (err == -1) { x->done = 1; x->verdict = "unknown"; err = 0; }  /* gave up */
         if (err < 0) goto fail;
         return xresult(x);
@@ -2318,7 +2316,7 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
         if ((err = xpush_frame(x, &s)) < 0) goto fail;
         if (++checks >= 256) {
             checks = 0;
-            if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now() >= deadline))
+            if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
                 return xresult(x);
             if (++signals >= 64) {
                 signals = 0;
