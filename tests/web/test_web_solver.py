@@ -122,7 +122,10 @@ def test_winnable_deals_only(app: FastAPI) -> None:
     with app.state.services.store.session() as session:
         known = set(session.scalars(select(WinnableDeal.deal)
                                     .where(WinnableDeal.game == "four-seasons")))
-    assert s["deal"] in known  # proven by the solver (now or before): a known winnable deal
+    from patience.odds_archive import won_deals
+
+    # proven by the solver: a published win, or one found now or before
+    assert s["deal"] in known or s["deal"] in won_deals("four-seasons")
     # a given deal number wins over "winnable"
     assert start(c, "four-seasons", 5, winnable=True)["deal"] == 5
 
