@@ -143,29 +143,31 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
 
 
 def run_export(args: argparse.Namespace, console: Console) -> int:
-    from patience.odds_archive import ArchiveError, export_verdicts
-
-    try:
-        counts = export_verdicts(args.db, args.dir)
-    except ArchiveError as e:
-        console.print(f"patience odds-export: {e}")
-        return 2
-    console.print(f"wrote {sum(counts.values())} verdicts of {len(counts)} games to {args.dir}")
-    return 0
+    return _archive(args, console, export=True)
 
 
 def run_import(args: argparse.Namespace, console: Console) -> int:
-    from patience.odds_archive import ArchiveError, import_verdicts
+    return _archive(args, console, export=False)
 
-    if not args.dir.is_dir():
-        console.print(f"patience odds-import: no directory {args.dir}")
+
+def _archive(args: argparse.Namespace, console: Console, *, export: bool) -> int:
+    """``odds-export`` (database → verdict files) or ``odds-import`` (files → database)."""
+    from patience.odds_archive import ArchiveError, export_verdicts, import_verdicts
+
+    name = "odds-export" if export else "odds-import"
+    if not export and not args.dir.is_dir():
+        console.print(f"patience {name}: no directory {args.dir}")
         return 2
     try:
-        added = import_verdicts(args.db, args.dir)
+        if export:
+            counts = export_verdicts(args.db, args.dir)
+            said = f"wrote {sum(counts.values())} verdicts of {len(counts)} games to {args.dir}"
+        else:
+            said = f"added {import_verdicts(args.db, args.dir)} verdicts from {args.dir}"
     except ArchiveError as e:
-        console.print(f"patience odds-import: {e}")
+        console.print(f"patience {name}: {e}")
         return 2
-    console.print(f"added {added} verdicts from {args.dir}")
+    console.print(said)
     return 0
 
 
