@@ -41,6 +41,8 @@ from patience.rules.spec import GameSpec
 from patience.solver import SOLVER_VERSION, same_major, solver_for
 
 ENGINE_VERSION = "1"
+#: of two verdicts on one deal, the stronger: a decided verdict is a fact about the deal
+VERDICT_RANK = {"unknown": 0, "lost": 1, "won": 2}
 THOUGHTFUL = "thoughtful"
 Z95 = 1.959963984540054
 
@@ -196,7 +198,7 @@ def best_verdicts(rows: Iterable[tuple[int, str, str, str]], *,
     unknown of the current major version: the one of the current minor version, then the
     one with the largest budget.  The fair player's verdicts count only from the current
     major version."""
-    rank = {"won": 2, "lost": 1, "unknown": 0}
+    rank = VERDICT_RANK
     out: dict[int, tuple[str, str, str]] = {}
     for deal, verdict, budget, version in rows:
         if not same_major(version) and not (thoughtful and verdict == "won"):
@@ -231,8 +233,8 @@ class OddsRun:
                 "solver_version": SOLVER_VERSION, "player": self.player,
                 "budget": self.budget_label}
 
-    def _best(self) -> dict[int, tuple[str, str, str]]:
-        """Deal → (best stored verdict, its budget) for the deals of the range."""
+    def _rows(self) -> list[tuple[int, str, str, str]]:
+        """The stored rows ``(deal, verdict, budget, solver version)`` of the range."""
         from sqlalchemy import select
 
         from patience.web.db import SolveRecord
@@ -244,31 +246,27 @@ class OddsRun:
                        SolveRecord.solver_version)
                 .filter_by(game=self.spec.id, rules_version=rules_version(self.spec),
                            player=self.player))
-            return best_verdicts(((d, v, b, sv) for d, v, b, sv in rows if d in wanted),
-                                 thoughtful=self.fair is None)
+            return [(d, v, b, sv) for d, v, b, sv in rows if d in wanted]
+
+    def _best(self, rows: list[tuple[int, str, str, str]] | None = None,
+              ) -> dict[int, tuple[str, str, str]]:
+        """Deal → (best stored verdict, its budget, solver version) for the range."""
+        return best_verdicts(self._rows() if rows is None else rows,
+                             thoughtful=self.fair is None)
 
     def done(self) -> dict[int, str]:
         """Deal → verdict for the deals of the range settled for this run: decided, or
         left unknown by the current solver version at this budget or a larger one of the
         same kind (whatever unknowns of other kinds are stored beside it)."""
-        from sqlalchemy import select
-
-        from patience.web.db import SolveRecord
-
-        out = {deal: verdict for deal, (verdict, _, _) in self._best().items()
+        rows = self._rows()
+        out = {deal: verdict for deal, (verdict, _, _) in self._best(rows).items()
                if verdict != "unknown"}
         mine = budget_key(self.budget_label)
-        wanted = set(self.deals)
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(SolveRecord.deal, SolveRecord.budget)
-                .filter_by(game=self.spec.id, rules_version=rules_version(self.spec),
-                           player=self.player, solver_version=SOLVER_VERSION,
-                           verdict="unknown"))
-            for deal, budget in rows:
-                key = budget_key(budget)
-                if deal in wanted and deal not in out and key[0] == mine[0] and key >= mine:
-                    out[deal] = "unknown"
+        for deal, verdict, budget, version in rows:
+            key = budget_key(budget)
+            if (verdict == "unknown" and version == SOLVER_VERSION and deal not in out
+                    and key[0] == mine[0] and key >= mine):
+                out[deal] = "unknown"
         return out
 
     def pending(self) -> list[int]:

@@ -104,7 +104,6 @@ def parse_runs(text: str, where: str = "<text>") -> Iterator[Row]:
 
 
 RowKey = tuple[str, str, str, str, str, int]  # a run's key and the deal
-RANK = {"unknown": 0, "lost": 1, "won": 2}
 
 
 def _key(r: Row) -> RowKey:
@@ -112,11 +111,13 @@ def _key(r: Row) -> RowKey:
 
 
 def _merge(rows: Iterable[Row], into: dict[RowKey, Row]) -> dict[RowKey, Row]:
-    """``into`` with ``rows`` added; of two verdicts on one key, the stronger (a win over a
-    loss over an unknown: a decided verdict is a fact about the deal)."""
+    """``into`` with ``rows`` added; of two verdicts on one key, the stronger
+    (``odds.VERDICT_RANK``)."""
+    from patience.odds import VERDICT_RANK
+
     for r in rows:
         old = into.get(_key(r))
-        if old is None or RANK[r.verdict] > RANK[old.verdict]:
+        if old is None or VERDICT_RANK[r.verdict] > VERDICT_RANK[old.verdict]:
             into[_key(r)] = r
     return into
 
@@ -167,6 +168,7 @@ def import_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> int:
     from sqlalchemy.exc import IntegrityError
     from sqlalchemy.orm import Session
 
+    from patience.odds import VERDICT_RANK
     from patience.web.db import SolveRecord, default_db_url, make_engine, migrate
 
     rows = _merge(read_dir(directory), {})
@@ -178,7 +180,8 @@ def import_verdicts(db_url: str | None, directory: Path = DEFAULT_DIR) -> int:
                    SolveRecord.solver_version, SolveRecord.budget, SolveRecord.deal,
                    SolveRecord.verdict))}
     new = [r for k, r in rows.items() if k not in have]
-    stronger = [r for k, r in rows.items() if k in have and RANK[r.verdict] > RANK[have[k]]]
+    stronger = [r for k, r in rows.items()
+                if k in have and VERDICT_RANK[r.verdict] > VERDICT_RANK[have[k]]]
     try:
         with Session(engine) as s:
             s.add_all(SolveRecord(game=r.game, deal=r.deal, rules_version=r.rules_version,

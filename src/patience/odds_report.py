@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from patience.games import all_specs
+from patience.games import UnknownGame, all_specs, get_spec
 from patience.odds import (
     THOUGHTFUL,
     Odds,
@@ -138,7 +138,10 @@ def current(game: str, row: dict[str, Any], versions: dict[str, str] | None = No
     before the figures named their rules version are taken as current: the versions of the
     registered games have not changed since, ``odds.LATER_FIELDS``)."""
     if versions is None:
-        versions = {s.id: rules_version(s) for s in all_specs()}
+        try:
+            versions = {game: rules_version(get_spec(game))}
+        except UnknownGame:
+            return False
     return game in versions and row.get("rules_version", versions[game]) == versions[game]
 
 
