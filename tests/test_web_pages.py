@@ -19,9 +19,11 @@ from patience.rules_text import rules_text
 from patience.web.app import create_app
 from patience.web.pages import (
     STATIC_DIR,
+    budget_text,
     install_pages,
     layout_of,
     layout_svg,
+    percent,
     pile_ids,
     rate_text,
 )
@@ -255,15 +257,41 @@ def test_measured_win_rates_in_words(monkeypatch: pytest.MonkeyPatch,
     rows = {"fours-up": {"thoughtful": {"rate": 0.68, "low": 0.54, "high": 0.9, "deals": 50,
                                         "unknown": 16, "budget": "2s"},
                          "fair": {"rate": 0.4, "low": 0.3, "high": 0.5, "deals": 80,
-                                  "unknown": 0, "budget": "2s"}}}
+                                  "unknown": 0, "budget": "policy",
+                                  "player": "fair-v1:3x300"}}}
     monkeypatch.setattr(patience.odds_report, "measured", lambda game: rows.get(game, {}))
     html = client.get("/").text
     block = html[html.index('id="game-fours-up"'):]
     block = block[:block.index("</li>")]
-    assert "68% (54–90%, 50 deals, 16 undecided); 2s per deal" in block
-    assert "A fair player wins" in block and "40% (30–50%, 80 deals); 2s per deal" in block
+    assert "68% (54–90%, 50 deals, 16 undecided); the solver given 2 s a deal" in block
+    assert "A fair player wins" in block and ("40% (30–50%, 80 deals); at each move it tries 3 "
+                                              "orders of the stock, 300 positions each") in block
     other = html[html.index('id="game-czarina"'):]
     assert "not measured yet" in other[:other.index("</li>")]
+
+
+def test_shares_near_the_ends_keep_their_decimals() -> None:
+    # a rate is never rounded to exactly 0% or 100% unless it is that
+    assert [percent(x) for x in (0, 1, 0.45, 0.0067, 0.998, 0.9992, 0.0004)] == \
+        ["0%", "100%", "45%", "0.7%", "99.8%", "99.92%", "0.04%"]
+    assert percent(0.000001) == "under 0.001%" and percent(0.99999999) == "over 99.999%"
+    # an interval's bounds may round to an end, and float noise at an end is the end
+    assert percent(0.99999, bound=True) == "100%" and percent(1e-17, bound=True) == "0%"
+    assert rate_text({"rate": 0.9992, "low": 0.998, "high": 0.99999, "deals": 10000,
+                      "unknown": 8}) == "99.92% (99.8–100%, 10,000 deals, 8 undecided)"
+
+
+def test_budgets_in_words() -> None:
+    assert budget_text({"player": "thoughtful", "budget": "2cpu"}) == "the solver given 2 s a deal"
+    assert budget_text({"player": "thoughtful", "budget": "2s then 10s"}) == \
+        "the solver given 2 s, then 10 s a deal"
+    assert budget_text({"player": "thoughtful", "budget": "300n"}) == \
+        "the solver given 300 positions a deal"
+    assert budget_text({"player": "fair-v1:3x1000", "budget": "policy"}) == \
+        "at each move it tries 3 orders of the stock, 1,000 positions each"
+    # a label it cannot read is left out rather than shown raw
+    assert budget_text({"player": "thoughtful", "budget": "soon"}) == ""
+    assert budget_text({"player": "fair-v1:odd", "budget": "policy"}) == ""
 
 
 def table_page_files(client: TestClient, html: str) -> dict[str, int]:

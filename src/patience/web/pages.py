@@ -231,6 +231,21 @@ def layout_svg(spec: GameSpec) -> Markup:
 
 
 # ------------------------------------------------------------------ the games
+def percent(x: float, *, bound: bool = False) -> str:
+    """A share as a percentage, with the decimals it needs not to round a share near 0 or
+    1 to exactly 0% or 100%: "45%", "99.8%", "0.04%".  An interval's ``bound`` may round to
+    an end (at most two decimals)."""
+    pct = min(100.0, max(0.0, x * 100))
+    if pct < 1e-7 or pct > 100 - 1e-7 or 1 <= pct <= 99:
+        return f"{pct:.0f}%"
+    small = min(pct, 100 - pct)
+    digits = 1 if small >= 0.1 else 2 if small >= 0.01 or bound else 3
+    text = f"{pct:.{digits}f}".rstrip("0").rstrip(".")
+    if not bound and float(text) in (0.0, 100.0):  # still at an end: say which side
+        return "under 0.001%" if pct < 50 else "over 99.999%"
+    return text + "%"
+
+
 def rate_text(row: dict[str, Any] | None) -> str:
     """A measured win rate in words: "45% (36–55%, 100 deals)", with the 95% Wilson interval
     (undecided deals count as lost for its low end and as won for its high end)."""
@@ -243,10 +258,37 @@ def rate_text(row: dict[str, Any] | None) -> str:
         return ""
     if deals <= 0:
         return ""
-    text = f"{rate:.0%} ({low * 100:.0f}–{high:.0%}, {deals} deals"
+    text = (f"{percent(rate)} ({percent(low, bound=True).rstrip('%')}–"
+            f"{percent(high, bound=True)}, {deals:,} deals")
     if unknown:
-        text += f", {unknown} undecided"
+        text += f", {unknown:,} undecided"
     return text + ")"
+
+
+def budget_text(row: dict[str, Any]) -> str:
+    """How much the player of a measured row was given, in words: the solver's time (or
+    positions) a deal, each later run's after "then"; or the fair player's look-ahead."""
+    from patience.odds import budget_key
+
+    player = str(row.get("player", ""))
+    if player.startswith("fair-"):
+        samples, _, nodes = player.partition(":")[2].partition("x")
+        if samples.isdigit() and nodes.isdigit():
+            return (f"at each move it tries {samples} orders of the stock, "
+                    f"{int(nodes):,} positions each")
+        return ""
+    words = []
+    for label in str(row.get("budget", "")).split(" then "):
+        kind, size = budget_key(label)
+        if kind in ("s", "cpu") and size > 0:
+            words.append(f"{size:g} s")
+        elif kind == "n" and size > 0:
+            words.append(f"{size:,.0f} positions")
+        else:
+            return ""
+    if not words:
+        return ""
+    return "the solver given " + ", then ".join(words) + " a deal"
 
 
 def measured_rates(game_id: str) -> dict[str, str]:
@@ -263,7 +305,8 @@ def measured_rates(game_id: str) -> dict[str, str]:
     for kind, row in rows.items():
         text = rate_text(row)
         if text:
-            out[kind] = text + (f"; {row['budget']} per deal" if row.get("budget") else "")
+            how = budget_text(row)
+            out[kind] = text + (f"; {how}" if how else "")
     return out
 
 
