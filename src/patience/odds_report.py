@@ -292,16 +292,24 @@ def measured(game_id: str) -> dict[str, dict[str, Any]]:
 
 def no_winnable_deals(game_id: str) -> str | None:
     """Why "winnable deals only" cannot be offered for a game, or None: when the published
-    measurement decided at least 1,000 deals, every one proven lost."""
+    measurement decided at least 1,000 deals, every one proven lost; or when the solver won
+    none of at least 100 deals, leaving some undecided, so that no winnable deal is known
+    (a search on demand, with a fraction of that budget, would only keep the player
+    waiting)."""
     try:
         row = measured(game_id).get("thoughtful")
     except (OSError, ValueError):
         return None
-    if not row or not current(game_id, row) or row.get("won") != 0 or \
-            row.get("unknown") != 0 or row.get("deals", 0) < 1000:
+    if not row or not current(game_id, row) or row.get("won") != 0:
         return None
-    return (f"none of the {row['deals']:,} deals measured can be won: the solver proves every "
-            f"one lost (docs/odds.md)")
+    deals, unknown = int(row.get("deals", 0)), int(row.get("unknown", 0))
+    if not unknown and deals >= 1000:
+        return (f"none of the {deals:,} deals measured can be won: the solver proves every "
+                f"one lost (docs/odds.md)")
+    if unknown and deals >= 100:
+        return (f"no winnable deal is known: the solver won none of the {deals:,} deals "
+                f"measured ({unknown:,} of them undecided, docs/odds.md)")
+    return None
 
 
 __all__ = ["carry_over", "collect", "current", "measured", "no_winnable_deals", "wilson",

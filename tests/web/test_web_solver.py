@@ -247,3 +247,14 @@ def test_winnable_only_is_refused_where_every_measured_deal_is_lost(
     assert table_config(patience.get_spec("simplicity"), None)["noWinnable"] is None
     # any deal may still be played
     assert start(c, "corners", None)["game"] == "corners"
+    # where the solver won none of the deals it measured, no winnable deal is known either
+    measured.update(thoughtful={"won": 0, "lost": 2, "unknown": 223, "deals": 225})
+    r = c.post("/api/games", json={"game": "corners", "winnable": True})
+    assert r.status_code == 404 and "won none of the 225 deals" in r.json()["detail"]
+    assert "223 of them undecided" in table_config(patience.get_spec("corners"),
+                                                   None)["noWinnable"]
+    # too few deals, or one won: the option stays
+    for row in ({"won": 0, "lost": 0, "unknown": 40, "deals": 40},
+                {"won": 1, "lost": 0, "unknown": 224, "deals": 225}):
+        measured.update(thoughtful=row)
+        assert table_config(patience.get_spec("corners"), None)["noWinnable"] is None

@@ -1003,7 +1003,7 @@ function controls() {
   }
   const win = $('opt-winnable');
   win.checked = localStorage.getItem('patience.winnable') === '1';
-  if (cfg.noWinnable) {  // every deal measured is proven lost: nothing to offer
+  if (cfg.noWinnable) {  // no deal measured was won: nothing to offer
     win.checked = false;
     win.disabled = true;
     win.parentElement.title = `Not for ${cfg.name}: ${cfg.noWinnable}.`;
