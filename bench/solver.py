@@ -10,8 +10,8 @@ For each game, every deal of the range is solved from its opening with ``--budge
 seconds; the deals won are solved again with ``--short`` seconds to see how many of the
 wins are already found then.  Prints the share decided, won and lost, the median, 95th
 percentile and maximum time, the positions searched per second and the peak memory
-(resident set of the worker processes), with the ratio to each target of the solver
-issue.  Every win is replayed through the engine.
+(the largest resident set of a worker process while it solved one deal), with the ratio
+to each target of the solver issue.  Every win is replayed through the engine.
 
 Budgets are CPU time of the solving thread ("one core", as the targets say), so the figures
 do not depend on what else the machine runs; ``--wall-clock`` reads them on wall time, as a
@@ -34,8 +34,32 @@ from patience.solver import solver_for
 Row = tuple[str, int, str, float, int, int]  # game, deal, status, seconds, nodes, rss KiB
 
 
+def reset_peak() -> None:
+    """Starts the process's peak resident set again from its current size (Linux), so that
+    a worker's peak is that of its current deal, not of every deal it solved before."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def peak_kib() -> int:
+    """The peak resident set since ``reset_peak`` (KiB), or of the process's whole life
+    where the system has no such reset."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def solve_one(task: tuple[str, int, float, bool]) -> Row:
     game_id, deal, budget, cpu = task
+    reset_peak()
     g = Game(game_id, deal=deal)
     r = solver_for(g.spec).solve(g.state, max_seconds=budget, cpu_time=cpu)
     if r.status == "won":
@@ -43,8 +67,7 @@ def solve_one(task: tuple[str, int, float, bool]) -> Row:
             g.play(m)
         if not g.is_won:
             raise AssertionError(f"{game_id} deal {deal}: the winning line does not win")
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return game_id, deal, r.status, r.seconds, r.nodes, rss
+    return game_id, deal, r.status, r.seconds, r.nodes, peak_kib()
 
 
 def parse_range(text: str) -> range:
