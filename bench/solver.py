@@ -16,7 +16,7 @@ to each target of the solver issue.  Every win is replayed through the engine.
 Budgets are CPU time of the solving thread ("one core", as the targets say), so the figures
 do not depend on what else the machine runs; ``--wall-clock`` reads them on wall time, as a
 player waiting for a hint does.  ``--csv`` writes one line per deal (game, deal, verdict,
-seconds, positions, and the verdict at ``--short``) for a closer look.
+seconds, positions, peak memory, and the verdict at ``--short``) for a closer look.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def main() -> None:
     cpu = not args.wall_clock
     out = open(args.csv, "w", encoding="utf-8") if args.csv else None  # noqa: SIM115
     if out:
-        out.write("game,deal,verdict,seconds,positions,verdict_short\n")
+        out.write("game,deal,verdict,seconds,positions,peak_mb,verdict_short\n")
     games = [s.id for s in all_specs()] if args.games == "all" else args.games.split(",")
     deals: range = args.deals
     clock_kind = "wall time" if args.wall_clock else "CPU time"
@@ -138,7 +138,7 @@ def main() -> None:
             if out:
                 at_short = {r[1]: r[2] for r in short}
                 for r in rows:
-                    out.write(f"{game_id},{r[1]},{r[2]},{r[3]:.3f},{r[4]},"
+                    out.write(f"{game_id},{r[1]},{r[2]},{r[3]:.3f},{r[4]},{r[5] // 1024},"
                               f"{at_short.get(r[1], '')}\n")
                 out.flush()
     if out:
