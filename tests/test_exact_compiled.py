@@ -8,6 +8,10 @@ verdicts are checked by the plainest complete search there is
 
 from __future__ import annotations
 
+import gc
+import platform
+import sys
+
 import pytest
 
 from patience import Game
@@ -215,3 +219,27 @@ def test_a_component_too_large_hands_over_to_the_search_by_positions(
             assert g.is_won
         run.release()
     assert handed_over >= 3
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(relaxed._relaxedc is None or not sys.platform.startswith("linux")
+                    or platform.libc_ver()[0] != "glibc",
+                    reason="measures glibc's heap on Linux")
+def test_a_solve_gives_its_memory_back() -> None:
+    # glibc keeps freed blocks of up to 32 MB in the heap once a larger one was freed: a
+    # process solving deal after deal (a web worker) would hold its largest solve's tables
+    # unless the searches hand them back when released
+    solver = solver_for(get_spec("czarina"))
+    base = _resident_mb()
+    for deal in (10, 13):  # the first solve raises glibc's threshold; the second would stay
+        st = Game("czarina", deal=deal).state
+        assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
+    gc.collect()
+    assert _resident_mb() < base + 25, (base, _resident_mb())

@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #define MAXTAB 7
 #define MAXSUITS 4
@@ -1116,6 +1119,15 @@ static void free_tables(Relaxed *r) {
     r->seen_buf = NULL; r->seen_cap = 0;
 }
 
+/* hands freed memory back to the system: glibc keeps freed blocks of up to 32 MB in the
+ * process's heap, so a process that solves one deal after another (a web worker, a win-rate
+ * run) would otherwise go on holding what its largest solve needed */
+static void give_back(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 static void Relaxed_dealloc(Relaxed *r) {
     free_tables(r);
     Py_TYPE(r)->tp_free((PyObject *)r);
@@ -1127,6 +1139,7 @@ static PyObject *Relaxed_release(Relaxed *r, PyObject *unused) {
     free_tables(r);
     if (map_init(&r->shapes, 16) < 0 || set_init(&r->lost, 16) < 0) return PyErr_NoMemory();
     r->disabled = 1;
+    give_back();
     Py_RETURN_NONE;
 }
 
@@ -2433,6 +2446,7 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
     xfree(x);
     Py_CLEAR(x->rx);
     x->done = 1;
+    give_back();
     Py_RETURN_NONE;
 }
 
