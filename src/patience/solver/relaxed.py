@@ -51,10 +51,11 @@ MAX_COMPILED_STATES = 5_800_000
 #: in a table at most 70% full: 201 MB); once it is full it is emptied, which costs time only
 MAX_EXACT_STATES = 5_800_000
 #: tableaux the search by components numbers (16 bytes each, and a map at most 70% full:
-#: about 150 MB); at three quarters of this it empties its tables and goes on from its
+#: about 85 MB); at three quarters of this it empties its tables and goes on from its
 #: stack, and it gives up (the search goes on position by position) only when the stack's
-#: own components fill half of it
-MAX_EXACT_TABLEAUX = 2_900_000
+#: own components fill half of it.  (With 2.9 million, a Czarina solve of 10 s peaked at up
+#: to 1 GB; with 1.9 million at 680 MB, with the same verdicts on the deals decided late.)
+MAX_EXACT_TABLEAUX = 1_900_000
 
 if _relaxedc is not None:
     CompiledExact = _relaxedc.Exact
