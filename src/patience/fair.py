@@ -41,6 +41,16 @@ class FairPolicy:
     def label(self) -> str:
         return f"fair-v{POLICY_VERSION}:{self.samples}x{self.nodes}"
 
+    @classmethod
+    def from_label(cls, label: str) -> FairPolicy | None:
+        """The policy a stored player label names ("fair-v1:3x300"), or None when the
+        label is not one (the thoughtful player's, or malformed)."""
+        head, _, budget = label.partition(":")
+        samples, _, nodes = budget.partition("x")
+        if not head.startswith("fair-v") or not (samples.isdigit() and nodes.isdigit()):
+            return None
+        return cls(samples=int(samples), nodes=int(nodes))
+
 
 @dataclass
 class FairResult:

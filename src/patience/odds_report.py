@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from patience.fair import FairPolicy
 from patience.games import UnknownGame, all_specs, get_spec
 from patience.odds import (
     THOUGHTFUL,
@@ -102,8 +103,11 @@ def _command(game: str, row: dict[str, Any]) -> str:
             cmds.append(f"patience odds {game} --deals {span} {flag}")
         return "` then `".join(cmds)
     span = f"{row['first_deal']}-{row['last_deal']}"
-    samples, nodes = row["player"].split(":")[1].split("x")
-    return f"patience odds {game} --deals {span} --fair --samples {samples} --fair-nodes {nodes}"
+    policy = FairPolicy.from_label(row["player"])
+    if policy is None:
+        raise ValueError(f"not a player label: {row['player']!r}")
+    return (f"patience odds {game} --deals {span} --fair --samples {policy.samples} "
+            f"--fair-nodes {policy.nodes}")
 
 
 def _p(x: float) -> str:

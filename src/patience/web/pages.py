@@ -268,15 +268,16 @@ def rate_text(row: dict[str, Any] | None) -> str:
 def budget_text(row: dict[str, Any]) -> str:
     """How much the player of a measured row was given, in words: the solver's time (or
     positions) a deal, each later run's after "then"; or the fair player's look-ahead."""
+    from patience.fair import FairPolicy
     from patience.odds import budget_key
 
     player = str(row.get("player", ""))
     if player.startswith("fair-"):
-        samples, _, nodes = player.partition(":")[2].partition("x")
-        if samples.isdigit() and nodes.isdigit():
-            return (f"at each move it tries {samples} orders of the stock, "
-                    f"{int(nodes):,} positions each")
-        return ""
+        policy = FairPolicy.from_label(player)
+        if policy is None:
+            return ""
+        return (f"at each move it tries {policy.samples} orders of the stock, "
+                f"{policy.nodes:,} positions each")
     words = []
     for label in str(row.get("budget", "")).split(" then "):
         kind, size = budget_key(label)
