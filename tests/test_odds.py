@@ -228,6 +228,13 @@ def test_reproduce_commands_name_each_budget_kind() -> None:
         "patience odds corners --deals 1-9 --budget 2 --wall-clock",
         "patience odds corners --deals 1-9 --budget 2",
         "patience odds corners --deals 1-9 --nodes 1000000"]
+    # a quick run over many deals, and a longer one over the first few: each its own range
+    steps = [{"budget": "0.05cpu", "first_deal": 301, "last_deal": 10000},
+             {"budget": "1cpu", "first_deal": 1, "last_deal": 300}]
+    row = {"player": "thoughtful", "first_deal": 1, "last_deal": 10000, "steps": steps}
+    assert _command("dimes", row).split("` then `") == [
+        "patience odds dimes --deals 301-10000 --budget 0.05",
+        "patience odds dimes --deals 1-300 --budget 1"]
 
 
 def test_rows_of_other_rules_are_not_carried_over() -> None:

@@ -285,6 +285,13 @@ def test_budgets_in_words() -> None:
     assert budget_text({"player": "thoughtful", "budget": "2cpu"}) == "the solver given 2 s a deal"
     assert budget_text({"player": "thoughtful", "budget": "2s then 10s"}) == \
         "the solver given 2 s, then 10 s a deal"
+    steps = [{"budget": "0.05cpu", "deals": 9_700}, {"budget": "1cpu", "deals": 300}]
+    assert budget_text({"player": "thoughtful", "budget": "0.05cpu then 1cpu",
+                        "steps": steps}) == \
+        "the solver given 0.05 s a deal on 9,700 deals and 1 s on 300 deals"
+    assert budget_text({"player": "thoughtful", "budget": "2cpu",
+                        "steps": [{"budget": "2cpu", "deals": 10_000}]}) == \
+        "the solver given 2 s a deal"
     assert budget_text({"player": "thoughtful", "budget": "300n"}) == \
         "the solver given 300 positions a deal"
     assert budget_text({"player": "fair-v1:3x1000", "budget": "policy"}) == \

@@ -95,8 +95,11 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
 def _command(game: str, row: dict[str, Any]) -> str:
     if row["player"] == THOUGHTFUL:
         cmds = []
-        span = f"{row['first_deal']}-{row['last_deal']}"  # later runs re-solve the unknown
         for st in row.get("steps") or [row]:
+            # each run over the deals it solved: a later run with a larger budget re-solves
+            # the unknown ones of an earlier one, and a run over new deals skips the settled
+            span = (f"{st.get('first_deal', row['first_deal'])}-"
+                    f"{st.get('last_deal', row['last_deal'])}")
             kind, size = budget_key(st["budget"])
             flag = {"n": f"--nodes {int(size)}", "cpu": f"--budget {size:g}"}.get(
                 kind, f"--budget {size:g} --wall-clock")
@@ -191,8 +194,10 @@ def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path
         "wins most often. Its budget is *samples × positions* per decision "
         "(`fair-v1:3x300`: three sampled orders, 300 positions searched in each).",
         "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
-        "one entry per run: a later run with a larger budget, or with a newer solver version "
-        "(`patience.solver.SOLVER_VERSION`), solves again only the deals left unknown. "
+        "one entry per run, each over the deals of its command below: a run with a larger "
+        "budget, or with a newer solver version (`patience.solver.SOLVER_VERSION`), solves "
+        "again only the deals left unknown, and a run over more deals skips those already "
+        "settled. "
         "`2cpu` is 2 seconds of the solving thread's CPU time (what `--budget 2` gives), "
         "so a deal gets the same search however busy the machine is; `2s` is 2 seconds of "
         "wall time (`--wall-clock`).",

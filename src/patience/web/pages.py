@@ -279,7 +279,10 @@ def budget_text(row: dict[str, Any]) -> str:
         return (f"at each move it tries {policy.samples} orders of the stock, "
                 f"{policy.nodes:,} positions each")
     words = []
-    for label in str(row.get("budget", "")).split(" then "):
+    steps = row.get("steps") or []
+    labels = [str(st.get("budget", "")) for st in steps] if len(steps) > 1 else \
+        str(row.get("budget", "")).split(" then ")
+    for label in labels:
         kind, size = budget_key(label)
         if kind in ("s", "cpu") and size > 0:
             words.append(f"{size:g} s")
@@ -289,6 +292,11 @@ def budget_text(row: dict[str, Any]) -> str:
             return ""
     if not words:
         return ""
+    if len(steps) > 1 and all(isinstance(st.get("deals"), int) for st in steps):
+        # runs over different deals (or a longer one over the unknown deals of another)
+        parts = [f"{w} on {st['deals']:,} deals" for w, st in zip(words, steps, strict=True)]
+        return "the solver given " + parts[0].replace(" on ", " a deal on ", 1) + \
+            "".join(f", {p}" for p in parts[1:-1]) + f" and {parts[-1]}"
     return "the solver given " + ", then ".join(words) + " a deal"
 
 
