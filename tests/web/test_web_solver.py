@@ -169,6 +169,27 @@ def test_winnable_offers_the_published_wins_first(app: FastAPI,
     assert s["deal"] == 5 and s["winnable_only"] and asked == ["winnable_deal"]
 
 
+def test_winnable_offers_a_published_win_again_when_nothing_new_is_found(
+        app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where winnable deals are rare (Cast Out Nines: one known in 10,000), a player who
+    has played every published one, and for whom the search on demand finds none, gets one
+    of them again rather than an error."""
+    c = client_of(app)
+    pool = app.state.services.pool
+    asked: list[str] = []
+
+    async def nothing_found(*args: Any, **kwargs: Any) -> None:
+        asked.append(args[0])
+        return None
+
+    monkeypatch.setattr(pool, "run", nothing_found)
+    monkeypatch.setattr("patience.odds_archive.won_deals",
+                        lambda game: [30] if game == "cast-out-nines" else [])
+    assert start(c, "cast-out-nines", None, winnable=True)["deal"] == 30 and not asked
+    s = start(c, "cast-out-nines", None, winnable=True)
+    assert s["deal"] == 30 and s["winnable_only"] and asked == ["winnable_deal"]
+
+
 def test_moves_are_served_while_the_solver_works_and_one_request_per_player(
         app: FastAPI) -> None:
     solver_user, player = client_of(app), client_of(app)

@@ -186,7 +186,9 @@ async def new_game(body: schemas.NewGameIn, svc: Svc, player_id: PlayerId) -> sc
 
 async def _winnable_deal(svc: Svc, game: str, player_id: str) -> int:
     """A deal proven winnable: one the published win-rate runs won (at once), else one the
-    solver proves winnable within the pool's time, else one known from earlier games."""
+    solver proves winnable within the pool's time, else one known from earlier games, else
+    (in a game where winnable deals are rare) a published one that the player has played
+    already, to play again."""
     from patience.odds_archive import won_deals
     from patience.odds_report import no_winnable_deals
 
@@ -212,6 +214,8 @@ async def _winnable_deal(svc: Svc, game: str, player_id: str) -> int:
         await run_in_threadpool(svc.store.add_winnable, game, found, "solver")
         return found
     known = await run_in_threadpool(svc.store.known_winnable, game, player_id)
+    if known is None and published:
+        known = secrets.choice(published)  # all played: one of them again beats no game
     if known is None:
         raise Unavailable(f"no winnable deal of {game} was found within the time limit: "
                           f"try again, or play any deal", {"Retry-After": "1"})
