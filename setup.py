@@ -1,11 +1,17 @@
-"""The compiled part of the solver (src/patience/solver/_relaxedc.c).
+"""The compiled parts of the solver (src/patience/solver/_relaxedc.c, _multisetc.c).
 
 Optional: where it cannot be built, the solver runs the same search in Python
-(patience/solver/relaxed.py), only slower.
+(patience/solver/relaxed.py, multiset.py), only slower.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("patience.solver._relaxedc", ["src/patience/solver/_relaxedc.c"],
-                             extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra"],
-                             optional=True)])
+FLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra"]
+
+setup(ext_modules=[
+    Extension("patience.solver._relaxedc", ["src/patience/solver/_relaxedc.c"],
+              extra_compile_args=FLAGS, optional=True),
+    # the search over Fours Up's images (multiset.py is its reference)
+    Extension("patience.solver._multisetc", ["src/patience/solver/_multisetc.c"],
+              extra_compile_args=FLAGS, optional=True),
+])

@@ -21,7 +21,7 @@ from patience import Move
 from patience.game import rules_for
 from patience.games import all_specs, get_spec
 from patience.rules import Rules, State
-from patience.solver import LOST, WON, solver_for
+from patience.solver import LOST, UNKNOWN, WON, solver_for
 from patience.solver.multiset import MultisetGame, applies
 from patience.solver.search import _MultisetRun
 from test_solver_exhaustive import exhaustive
@@ -132,3 +132,41 @@ def test_fours_up_deal_1_is_won() -> None:
         state = FULL.apply(state, Move.parse(text))
     assert FULL.is_won(state)
     assert len(result.moves) < 600  # the line, shortened (MultisetGame.shortcut)
+
+
+def test_the_compiled_search_is_built() -> None:
+    # `make test` builds it (setup.py); without it the search runs in Python, some fifty
+    # times slower
+    from patience.solver import multiset
+
+    assert multiset._multisetc is not None
+
+
+def both_searches(rules: Rules, state: State, max_nodes: int | None) -> list[tuple[object, ...]]:
+    solver = solver_for(rules.spec)
+    out = []
+    for compiled in (False, True):
+        run = _MultisetRun(solver, state, MultisetGame(rules, state), compiled=compiled)
+        verdict = run.run(None, max_nodes)
+        best = run.best_path if verdict == UNKNOWN else []  # (a hint's line, when undecided)
+        out.append((verdict, run.nodes, run.best_progress, run.line, best))
+    return out
+
+
+@pytest.mark.parametrize("rules,deals", [(ONE, range(1, 201)), (SMALL, range(1, 101)),
+                                         (THREE, range(1, 101))], ids=["1x5", "2x5", "3x6"])
+def test_the_compiled_search_is_the_search_in_python(rules: Rules, deals: range) -> None:
+    # the same images in the same order: the same verdict, count, line and best line
+    for deal in deals:
+        python, compiled = both_searches(rules, rules.initial_state(deal), None)
+        assert python == compiled, f"deal {deal}"
+
+
+@pytest.mark.parametrize("deal", [1, 2, 6, 8, 46])
+def test_the_compiled_search_is_the_search_in_python_in_fours_up(deal: int) -> None:
+    # RULES A7; deals won within 20,000 images (1, 2, 46) and open after them (6, 8), and
+    # a position of random play
+    python, compiled = both_searches(FULL, FULL.initial_state(deal), 20_000)
+    assert python == compiled
+    python, compiled = both_searches(FULL, random_position(FULL, deal, 60, deal), 20_000)
+    assert python == compiled

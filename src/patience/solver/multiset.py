@@ -27,6 +27,15 @@ from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, State
 
+try:  # the same search compiled (setup.py); without it, search._MultisetRun runs in Python
+    from patience.solver import _multisetc
+except ImportError:  # pragma: no cover - a machine that could not build it
+    _multisetc = None  # type: ignore[assignment]
+
+#: images the compiled search keeps (24 bytes each, in a table at most 70% full: 384 MB);
+#: once full, it stops undecided
+MAX_COMPILED_IMAGES = 11_000_000
+
 #: an image: bytes ``[stock length, height of each foundation (grouped by suit, sorted
 #: within a suit), waste cards bottom to top (as ``rank·4 + suit``, ranks relative)]``
 Image = bytes
@@ -72,6 +81,7 @@ class MultisetGame:
         total = [0] * (4 * self.nr)
         for c in rules.deck():
             total[self.index(c)] += 1
+        self.total = bytes(total)
         stock = p[rules.stock]
         self.stock = bytes(self.index(c) for c in stock)  # top last
         # tableau cards of each kind before the waste and the foundations are counted out:
@@ -103,6 +113,21 @@ class MultisetGame:
             heights += bytes(sorted(len(p[f]) for f in g))
         return bytes((len(p[rules.stock]),)) + bytes(heights) + \
             bytes(self.index(c) for c in p[rules.waste])
+
+    def compiled(self, img: Image) -> _multisetc.Search | None:
+        """The compiled search from ``img`` (None where it is not built or does not fit)."""
+        if _multisetc is None:
+            return None
+        nf = self.nf
+        sl = img[0]
+        d = img[1 + nf:] + self.stock[:sl][::-1]  # the waste, then the stock as dealt
+        if len(d) > 128 or self.nr > 15 or nf > 8:
+            return None
+        return _multisetc.Search(d=d, waste=len(img) - 1 - nf, total=self.total,
+                                 slot_suits=bytes(self.slot_suit), heights=img[1:1 + nf],
+                                 ranks=self.nr, piles=self.piles,
+                                 playback=self.rules.spec.playback,
+                                 max_states=MAX_COMPILED_IMAGES)
 
     def won(self, img: Image) -> bool:
         nr = self.nr

@@ -14,12 +14,16 @@ import tracemalloc
 import zlib
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from patience.rules.engine import Rules
 from patience.rules.spec import Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import clock, multiset, relaxed
 from patience.solver.keys import make_dead_end, make_key, make_safe, make_tableau_key
+
+if TYPE_CHECKING:
+    from patience.solver import _multisetc
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
@@ -539,9 +543,12 @@ MAX_IMAGES = 4_000_000
 class _MultisetRun(_Search):
     """Depth-first search over the images of ``multiset.MultisetGame`` (docs/solver.md,
     "The tableau as a multiset"): the images' game has the real game's verdict, so its
-    verdict is exact either way, and its winning line is made real move by move."""
+    verdict is exact either way, and its winning line is made real move by move.  Compiled
+    where it is built (``_multisetc``, the same images in the same order), unless
+    ``compiled=False``."""
 
-    def __init__(self, solver: Solver, state: State, game: multiset.MultisetGame) -> None:
+    def __init__(self, solver: Solver, state: State, game: multiset.MultisetGame,
+                 compiled: bool = True) -> None:
         super().__init__(solver, state, None)
         self.game = game
         self.visited: set[bytes] = set()
@@ -549,6 +556,8 @@ class _MultisetRun(_Search):
         self.stack: list[tuple[Iterator[tuple[list[multiset.Event], bytes]], bytes,
                                list[multiset.Event]]] = []
         self.full = False
+        self.c: _multisetc.Search | None = None
+        self.size = 0
         self._best: tuple[list[multiset.Event], list[bytes]] | None = None
         if self.status != UNKNOWN:
             return
@@ -556,17 +565,25 @@ class _MultisetRun(_Search):
         if img is None:  # the piles are not all runs: the abstraction does not apply
             self.full = True
             return
-        events, img = game.settle(img)
+        self.first, img = game.settle(img)  # the root's safe moves
+        if compiled:
+            self.c = game.compiled(game.image(self.root) or b"")
+        if self.c is not None:
+            return
         self.visited.add(img)
         if game.won(img):
-            self._win(events, [img])
+            self._win(self.first, [img])
         else:
-            self.stack.append((game.successors(img), img, events))
+            self.stack.append((game.successors(img), img, self.first))
+
+    @property
+    def table_size(self) -> int:
+        return max(self.size, self.c.size) if self.c is not None else len(self.visited)
 
     def _path(self, img: bytes) -> tuple[list[multiset.Event], list[bytes]]:
-        """The events from the root image (after its safe moves), and the images, of the
-        line to ``img``, a successor of the stack's top."""
-        return self.stack[0][2] if self.stack else [], [f[1] for f in self.stack] + [img]
+        """The events from the root image to its safe moves' end, and the images of the
+        line from there to ``img``, a successor of the stack's top."""
+        return self.first, [f[1] for f in self.stack] + [img]
 
     def _win(self, first: list[multiset.Event], path: list[bytes]) -> None:
         game = self.game
@@ -578,6 +595,9 @@ class _MultisetRun(_Search):
 
     @property
     def best_path(self) -> list[Move]:
+        if self.c is not None and self.c.best_home > self.solver.progress(self.root) \
+                and self._best is None:
+            self._best = (self.first, self.c.best)
         if self._best is not None:
             first, path = self._best
             moves, _ = self.game.realize(self.root, first + self.game.shortcut(path))
@@ -588,6 +608,8 @@ class _MultisetRun(_Search):
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self.full:
             return self.status
+        if self.c is not None:
+            return self._run_compiled(deadline, max_nodes)
         game = self.game
         visited = self.visited
         stack = self.stack
@@ -620,6 +642,28 @@ class _MultisetRun(_Search):
                     return UNKNOWN
         self.status = LOST
         return LOST
+
+    def _run_compiled(self, deadline: float | None, max_nodes: int | None) -> str:
+        c = self.c
+        assert c is not None
+        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
+        room = -1 if max_nodes is None else max(1, max_nodes - self.nodes)
+        before = c.nodes
+        status = c.search(room, seconds, clock.cpu())
+        self.nodes += c.nodes - before
+        self.best_progress = max(self.best_progress, c.best_home)
+        if status == WON:
+            assert c.line is not None
+            self._win(self.first, c.line)
+        elif status == LOST:
+            self.status = LOST
+        self.full = c.full
+        if self.status != UNKNOWN or self.full:
+            self.size = c.size
+            self._best = (self.first, c.best) if self.status == UNKNOWN else None
+            c.release()
+            self.c = None
+        return self.status
 
 
 class _RelaxedRun(_Search):

@@ -1,0 +1,15 @@
+"""The search over Fours Up's images, compiled (_multisetc.c; multiset.py and
+search._MultisetRun are its reference)."""
+
+class Search:
+    nodes: int
+    size: int
+    full: bool
+    line: list[bytes] | None
+    best: list[bytes]
+    best_home: int
+    def __init__(self, *, d: bytes, waste: int, total: bytes, slot_suits: bytes,
+                 heights: bytes, ranks: int, piles: int, playback: bool,
+                 max_states: int) -> None: ...
+    def search(self, max_nodes: int, seconds: float, cpu: bool = False) -> str: ...
+    def release(self) -> None: ...
