@@ -39,6 +39,16 @@ def test_applies_to_fours_up_alone() -> None:
     assert {s.id for s in all_specs() if applies(rules_for(s))} == {"fours-up"}
 
 
+def test_a_position_with_cards_left_out_is_not_an_image() -> None:
+    # a made-up position (tests, puzzles) need not hold every card: its tableau is then not
+    # "every card not in the stock, the waste or home", and the search over positions runs
+    piles = {f"f{i}": ["4" + "CDHS"[(i - 1) % 4]] for i in range(1, 9)}
+    piles.update({"t1": ["9C", "8D"], "waste": ["KS"]})
+    state = FULL.make_state(piles)
+    assert not MultisetGame(FULL, state).whole
+    assert _MultisetRun(solver_for(FULL.spec), state, MultisetGame(FULL, state)).full
+
+
 def random_position(rules: Rules, deal: int, steps: int, seed: int) -> State:
     """A position of random play that favours filling the tableau from the waste."""
     rng = random.Random(seed)
@@ -58,7 +68,7 @@ def check_both_halves(rules: Rules, state: State) -> int:
     carried out."""
     game = MultisetGame(rules, state)
     img = game.image(state)
-    assert img is not None  # every pile is a run from its bottom card in Fours Up
+    assert img is not None and game.whole  # every pile is a run from its bottom card
     moves = dict((nxt, ev) for ev, nxt in game.moves(img))
     for m in rules.legal_moves(state):
         if not m.is_deal and m.src[0] == m.dst[0] and m.src[0] in "tf":

@@ -57,8 +57,9 @@ def applies(rules: Rules) -> bool:
 
 
 class MultisetGame:
-    """The game of images of one position's game (``image`` is None for a position whose
-    piles are not all runs from their bottom cards: there the abstraction is not used)."""
+    """The game of images of one position's game.  It is not used (``whole`` is False)
+    where a pile is not a run from its bottom card, or where the position does not hold
+    every card of the game (a position made up for a test or a puzzle)."""
 
     def __init__(self, rules: Rules, state: State) -> None:
         self.rules = rules
@@ -97,6 +98,15 @@ class MultisetGame:
         self.outside = out[::-1]  # outside[sl]: the stock holds its first sl cards
         self.outside_by_rank = [[sum(o[4 * r:4 * r + 4]) for r in range(self.nr)] + [0]
                                 for o in self.outside]
+        # the tableau is every card not in the stock, the waste or home: true of every
+        # position of a deal, not of a position made up with cards left out
+        img = self.image(state)
+        held = [0] * (4 * self.nr)
+        for t in rules.tab:
+            for c in p[t]:
+                held[self.index(c)] += 1
+        self.whole = img is not None and held == [self._count(img, k)
+                                                  for k in range(4 * self.nr)]
 
     # ------------------------------------------------------------------ images
     def index(self, c: int) -> int:

@@ -562,7 +562,7 @@ class _MultisetRun(_Search):
         if self.status != UNKNOWN:
             return
         img = game.image(self.root)
-        if img is None:  # the piles are not all runs: the abstraction does not apply
+        if img is None or not game.whole:  # the abstraction does not apply
             self.full = True
             return
         self.first, img = game.settle(img)  # the root's safe moves
@@ -578,7 +578,7 @@ class _MultisetRun(_Search):
 
     @property
     def table_size(self) -> int:
-        return max(self.size, self.c.size) if self.c is not None else len(self.visited)
+        return max(self.size, self.c.size if self.c is not None else len(self.visited))
 
     def _path(self, img: bytes) -> tuple[list[multiset.Event], list[bytes]]:
         """The events from the root image to its safe moves' end, and the images of the
