@@ -87,7 +87,6 @@ class MultisetGame:
         self.stock = bytes(self.index(c) for c in stock)  # top last
         # tableau cards of each kind before the waste and the foundations are counted out:
         # every card not in the stock's first ``sl`` cards
-        self.outside: list[list[int]] = []
         left = list(total)
         for c in stock:
             left[self.index(c)] -= 1
@@ -167,8 +166,11 @@ class MultisetGame:
         return byr
 
     def fewest_runs(self, img: Image) -> int:
-        """The fewest runs that hold the tableau's cards: ``Σ max(0, n(r) − n(r+1))``."""
-        byr = self.by_rank(img)
+        """The fewest runs that hold the tableau's cards."""
+        return self._runs(self.by_rank(img))
+
+    def _runs(self, byr: list[int]) -> int:
+        """The fewest runs that hold ``byr`` cards of each rank: ``Σ max(0, n(r) − n(r+1))``."""
         return sum(max(0, byr[r] - byr[r + 1]) for r in range(self.nr))
 
     def successors(self, img: Image) -> Iterator[tuple[list[Event], Image]]:
@@ -191,7 +193,7 @@ class MultisetGame:
         w = img[1 + nf:]
         byr = self.by_rank(img)
         # loose: fewer runs than piles, so a space can be made
-        loose = sum(max(0, byr[r] - byr[r + 1]) for r in range(nr)) < self.piles
+        loose = self._runs(byr) < self.piles
         start = self.group_start
         slot_suit = self.slot_suit
         # a tableau card home
@@ -261,8 +263,7 @@ class MultisetGame:
                     continue
                 if self._count(img, k):
                     byr = self.by_rank(img)
-                    loose = sum(max(0, byr[r] - byr[r + 1]) for r in range(nr)) < self.piles
-                    if loose or byr[low] > (byr[low - 1] if low else 0):
+                    if self._runs(byr) < self.piles or byr[low] > (byr[low - 1] if low else 0):
                         events = [*events, ("tf", k)]
                         img = self._raise(img, i, 1)
                         moved = True

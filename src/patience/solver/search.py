@@ -565,9 +565,9 @@ class _MultisetRun(_Search):
         if img is None or not game.whole:  # the abstraction does not apply
             self.full = True
             return
-        self.first, img = game.settle(img)  # the root's safe moves
         if compiled:
-            self.c = game.compiled(game.image(self.root) or b"")
+            self.c = game.compiled(img)
+        self.first, img = game.settle(img)  # the root's safe moves (the compiled search's too)
         if self.c is not None:
             return
         self.visited.add(img)
@@ -595,8 +595,7 @@ class _MultisetRun(_Search):
 
     @property
     def best_path(self) -> list[Move]:
-        if self.c is not None and self.c.best_home > self.solver.progress(self.root) \
-                and self._best is None:
+        if self.c is not None and self.c.best_home > self.solver.progress(self.root):
             self._best = (self.first, self.c.best)
         if self._best is not None:
             first, path = self._best
