@@ -535,6 +535,10 @@ class _PlanRun(_Search):
         return LOST
 
 
+#: positions of the guided search in Python that give an undecided solve its heuristic line
+#: when no other search reached a card home (Four Seasons, Czarina: see ``Solver._solve``)
+GUIDED_HINT_NODES = 300
+
 #: images the search over the tableau as a multiset keeps (about 100 bytes each): at most
 #: 400 MB; once full, it can no longer prove a loss and stops
 MAX_IMAGES = 4_000_000
@@ -1082,6 +1086,12 @@ class Solver:
             out_of_nodes = max_nodes is not None and others(None) >= max_nodes
             if out_of_time or out_of_nodes:
                 best = max(searched, key=lambda r: r.best_progress)
+                if best.best_progress <= guided.best_progress and guided not in searched:
+                    # the compiled searches keep no best line; where the others reached no
+                    # card home (a short budget on a busy machine), the guided search in
+                    # Python gives the heuristic line, within a few hundred positions
+                    guided.run(None, GUIDED_HINT_NODES)
+                    best = max([best, guided], key=lambda r: r.best_progress)
                 return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
 
     def _exact_result(self, run: _Search, status: str, start: float, track_memory: bool,
