@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from patience.solver import _multisetc
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
+#: the share of a timed budget, at its end, that goes to dives along the best line
+DIVE_SHARE = 0.25
+#: dives start from the best line's last position with at least this many stock cards
+DIVE_CUTS = (6, 12, 18, 24, 30)
 
 
 @dataclass
@@ -769,6 +773,9 @@ class Solver:
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
+        # dives along the best line at the end of a timed budget (docs/solver.md, "Dives"):
+        # in Fours Up; in the Four Seasons family they cost more late wins than they find
+        self.dives = self.multiset
 
     # ------------------------------------------------------------- helpers
     def progress(self, st: State) -> int:
@@ -931,7 +938,7 @@ class Solver:
     # --------------------------------------------------------------- search
     def solve(self, state: State, *, max_nodes: int | None = None,
               max_seconds: float | None = None, track_memory: bool = False,
-              cpu_time: bool = False) -> SolveResult:
+              cpu_time: bool = False, dives: bool = True) -> SolveResult:
         """Decide ``state``; see docs/solver.md for the schedule.  ``max_seconds`` (and the
         result's ``seconds``) are wall time, or with ``cpu_time`` the CPU time of this thread
         (the win-rate runs: a deal gets the same search however busy the machine is).
@@ -948,7 +955,7 @@ class Solver:
         held: list[relaxed.RelaxedSearch | _CompiledRun] = []
         try:
             with clock.on_cpu(cpu_time):
-                return self._solve(state, max_nodes, max_seconds, track_memory, held)
+                return self._solve(state, max_nodes, max_seconds, track_memory, held, dives)
         finally:
             # the searches' suspended generators hold them in cycles: free the compiled
             # tables now rather than when the garbage collector comes round
@@ -957,7 +964,8 @@ class Solver:
 
     def _solve(self, state: State, max_nodes: int | None, max_seconds: float | None,
                track_memory: bool,
-               held: list[relaxed.RelaxedSearch | _CompiledRun]) -> SolveResult:
+               held: list[relaxed.RelaxedSearch | _CompiledRun],
+               dives: bool = True) -> SolveResult:
         start = clock.now()
         if track_memory:
             tracemalloc.start()
@@ -1058,15 +1066,19 @@ class Solver:
             exact.append(rx_run)  # its loss is a proof; it never wins
             if rx_run.dry:
                 runs.remove(rx_run)
+        # the last share of a timed budget goes to dives along the best line ("Dives")
+        dives = dives and self.dives and deadline is not None and max_nodes is None
+        turns_end = share(1 - DIVE_SHARE) if dives else deadline
+        dived: SolveResult | None = None  # what the dives found, when the turns go on after
         while True:
             for run in list(runs):
-                if deadline is not None and clock.now() >= deadline:
+                if turns_end is not None and clock.now() >= turns_end:
                     break  # the round ends with the budget
-                if deadline is None:
+                if turns_end is None:
                     step_deadline = None
                     limit: int | None = run.nodes + 20_000
                 else:
-                    step_deadline = min(deadline, clock.now() + 0.2)
+                    step_deadline = min(turns_end, clock.now() + 0.2)
                     limit = None
                 if max_nodes is not None:
                     room = max_nodes - others(None)
@@ -1082,7 +1094,7 @@ class Solver:
                                               rx)
                 if status == LOST or (run is rx_run and rx_run.dry):
                     runs.remove(run)  # ran dry (a guided search, a won relaxation): no proof
-            out_of_time = deadline is not None and clock.now() >= deadline
+            out_of_time = turns_end is not None and clock.now() >= turns_end
             out_of_nodes = max_nodes is not None and others(None) >= max_nodes
             if out_of_time or out_of_nodes:
                 best = max(searched, key=lambda r: r.best_progress)
@@ -1092,7 +1104,65 @@ class Solver:
                     # Python gives the heuristic line, within a few hundred positions
                     guided.run(None, GUIDED_HINT_NODES)
                     best = max([best, guided], key=lambda r: r.best_progress)
-                return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
+                result = self._result(best, UNKNOWN, start, track_memory, extra=others(best))
+                if dived is not None:
+                    result.nodes += dived.nodes
+                    if dived.best_progress > result.best_progress:
+                        result.best_line = dived.best_line
+                        result.best_progress = dived.best_progress
+                if dives and deadline is not None:
+                    dived = SolveResult(UNKNOWN, best_line=result.best_line,
+                                        best_progress=result.best_progress)
+                    self._dive(state, dived, deadline)
+                    if dived.status == WON or dived.best_progress > result.best_progress:
+                        result.status, result.moves = dived.status, dived.moves
+                        result.best_line = dived.best_line
+                        result.best_progress = dived.best_progress
+                    result.nodes += dived.nodes
+                    result.seconds = clock.now() - start
+                    if result.status == WON or clock.now() >= deadline - 0.01:
+                        return result
+                    # the dives' positions were decided (lost) early: the turns go on
+                    dives, turns_end = False, deadline
+                    continue
+                return result
+
+    def _dive(self, state: State, result: SolveResult, deadline: float) -> None:
+        """Dives (docs/solver.md, "Dives"): solve again, each in an equal share of what is
+        left of the budget, from positions of the best line, the latest first (the one
+        with at most 6 cards left in the stock, then 12, 18, ...).  A position reached by
+        real moves and won makes the line to it and its winning line a winning line from
+        ``state``; a dive that does not win proves nothing about ``state``.  ``result``
+        (undecided) is updated in place: won, or with a better best line."""
+        line = [Move.parse(m) for m in result.best_line]
+        stock = self.rules.stock
+        spots: list[tuple[int, State]] = []  # (moves into the line, position)
+        st = state
+        for i, m in enumerate(line, 1):
+            st = self.rules.apply(st, m)
+            spots.append((i, st))
+        picks: list[tuple[int, State]] = []
+        for cut in DIVE_CUTS:
+            later = [sp for sp in spots if len(sp[1].piles[stock]) >= cut]
+            if later and (not picks or later[-1][0] < picks[-1][0]):
+                picks.append(later[-1])
+        for n, (i, st) in enumerate(picks):
+            left = deadline - clock.now()
+            if left <= 0.005:
+                break
+            r = self.solve(st, max_seconds=left / (len(picks) - n), cpu_time=clock.cpu(),
+                           dives=False)
+            result.nodes += r.nodes
+            prefix = [str(m) for m in line[:i]]
+            if r.status == WON:
+                result.status = WON
+                result.moves = prefix + r.moves
+                result.best_line = list(result.moves)
+                result.best_progress = self.rules.total
+                return
+            if r.best_progress > result.best_progress:
+                result.best_line = prefix + r.best_line
+                result.best_progress = r.best_progress
 
     def _exact_result(self, run: _Search, status: str, start: float, track_memory: bool,
                       extra: int, rx: relaxed.RelaxedSearch | None) -> SolveResult:
