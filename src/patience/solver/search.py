@@ -950,7 +950,9 @@ class Solver:
            search, two more with other tie-breaks), the relaxation from the root (until
            it is won or lost) and the exact searches of the game (the compiled one, where
            there is one, every other turn), until a guided one wins or an exact one or the
-           relaxation decides, or the budget is spent.
+           relaxation decides, or the budget is spent;
+        4. in Fours Up, the last quarter of a timed budget: dives, the solver again from
+           positions of the best line (``dives=False`` leaves them out).
         """
         held: list[relaxed.RelaxedSearch | _CompiledRun] = []
         try:
@@ -1129,8 +1131,8 @@ class Solver:
 
     def _dive(self, state: State, result: SolveResult, deadline: float) -> None:
         """Dives (docs/solver.md, "Dives"): solve again, each in an equal share of what is
-        left of the budget, from positions of the best line, the latest first (the one
-        with at most 6 cards left in the stock, then 12, 18, ...).  A position reached by
+        left of the budget, from positions of the best line, the latest first (its last
+        position with at least 6 cards in the stock, then 12, 18, ...).  A position reached by
         real moves and won makes the line to it and its winning line a winning line from
         ``state``; a dive that does not win proves nothing about ``state``.  ``result``
         (undecided) is updated in place: won, or with a better best line."""
