@@ -1107,26 +1107,22 @@ class Solver:
                     guided.run(None, GUIDED_HINT_NODES)
                     best = max([best, guided], key=lambda r: r.best_progress)
                 result = self._result(best, UNKNOWN, start, track_memory, extra=others(best))
-                if dived is not None:
-                    result.nodes += dived.nodes
-                    if dived.best_progress > result.best_progress:
-                        result.best_line = dived.best_line
-                        result.best_progress = dived.best_progress
                 if dives and deadline is not None:
                     dived = SolveResult(UNKNOWN, best_line=result.best_line,
                                         best_progress=result.best_progress)
                     self._dive(state, dived, deadline)
-                    if dived.status == WON or dived.best_progress > result.best_progress:
+                    if dived.status != WON and clock.now() < deadline - 0.01:
+                        # the dives' positions were decided (lost) early: the turns go on,
+                        # and their result takes what the dives found
+                        dives, turns_end = False, deadline
+                        continue
+                if dived is not None:
+                    result.nodes += dived.nodes
+                    if dived.best_progress > result.best_progress:  # (a win has them all)
                         result.status, result.moves = dived.status, dived.moves
                         result.best_line = dived.best_line
                         result.best_progress = dived.best_progress
-                    result.nodes += dived.nodes
                     result.seconds = clock.now() - start
-                    if result.status == WON or clock.now() >= deadline - 0.01:
-                        return result
-                    # the dives' positions were decided (lost) early: the turns go on
-                    dives, turns_end = False, deadline
-                    continue
                 return result
 
     def _dive(self, state: State, result: SolveResult, deadline: float) -> None:
