@@ -26,6 +26,7 @@ from test_solver_exhaustive import exhaustive
 
 def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = False,
           max_states: int = 1_000_000, max_tableaux: int = 1_000_000,
+          restart_unit: int = 0,
           ) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
     """The compiled exact search from ``st`` (over tableau components with
     ``components``); with ``cuts``, cut by the relaxation's table, filled first by a
@@ -36,7 +37,8 @@ def exact(rules: Rules, st: State, *, cuts: bool = False, components: bool = Fal
         start = rx.relax(st)
         assert start is not None
         rx.search(start)
-    c = rx.exact(st, components, cuts=cuts, max_states=max_states, max_tableaux=max_tableaux)
+    c = rx.exact(st, components, cuts=cuts, max_states=max_states, max_tableaux=max_tableaux,
+                 restart_unit=restart_unit)
     assert c is not None
     return rx, c
 
@@ -128,6 +130,37 @@ def test_full_tables_of_components_are_emptied_and_the_verdict_stands(game: str,
             assert replays(spec, deal, rx, line), deal
         emptied += small.flushes > 0 and big.flushes == 0
     assert emptied >= 5 and verdicts == {WON, LOST}
+
+
+@pytest.mark.parametrize(("game", "ranks", "small"), [
+    ("four-seasons", 6, False), ("czarina", 6, False),
+    ("four-seasons", 7, True), ("czarina", 7, True)])
+def test_restarts_keep_the_verdict(game: str, ranks: int, small: bool) -> None:
+    # docs/solver.md, "Restarts": beginning again from the root every few nodes (a Luby
+    # sequence of 1, 1, 2, ... nodes), with the children shuffled, decides as the search
+    # without restarts does (itself checked against the exhaustive search above), and two
+    # of its losses are checked by the exhaustive search here; with a ``small`` table
+    # (1,024 positions), emptied after some restarts, which then stop
+    spec = get_spec(game).reduced(ranks=ranks, tableau=2)
+    rules = rules_for(spec)
+    tally = {WON: 0, LOST: 0}
+    restarted = 0
+    for deal in range(1, 41):
+        st = rules.initial_state(deal)
+        _, plain = exact(rules, st, components=True)
+        rx, c = exact(rules, st, components=True, restart_unit=1,
+                      max_states=1024 if small else 1_000_000)
+        expected, _ = plain.search(-1, -1)
+        verdict, line = c.search(-1, -1)
+        assert verdict == expected, deal
+        if verdict == WON:
+            assert replays(spec, deal, rx, line), deal
+        elif not small and tally[LOST] < 2:
+            assert exhaustive(rules, st)[0] == LOST, deal
+        tally[verdict] += 1
+        restarted += c.restarts >= 10 and (c.flushes > 0) == small
+    assert tally[WON] >= 3 and tally[LOST] >= 3, tally
+    assert restarted >= 5, restarted
 
 
 @pytest.mark.parametrize("components", [False, True])

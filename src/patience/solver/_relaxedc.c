@@ -1239,6 +1239,10 @@ typedef struct {
     XFrame *stack; size_t depth, scap;
     XMove *moves; size_t nmoves, mcap;
     XMove *line; size_t nline, lcap;
+    /* restarts of the search by components (docs/solver.md, "Restarts"): 0, or the nodes
+     * of the Luby sequence's unit; the orders of the children after the first descent */
+    long long restart_unit, next_restart, restarts;
+    uint64_t rng;
 } Exact;
 
 typedef struct { uint64_t a, b; } TKey;  /* a tableau's sorted piles (see above) */
@@ -1370,6 +1374,27 @@ static inline int xtable_put(Exact *x, XKey k) {  /* 1 added, 0 present */
         if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) return 0;
         i = (i + 1) & m;
     }
+}
+
+/* takes ``k`` out of the table (when there), shifting back the entries after it */
+static void xtable_del(Exact *x, XKey k) {
+    size_t m = x->cap - 1, i = xhash(k) & m;
+    for (;; i = (i + 1) & m) {
+        XKey *e = &x->slots[i];
+        if (!e->w0) return;
+        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) break;
+    }
+    for (size_t j = i;;) {
+        j = (j + 1) & m;
+        if (!x->slots[j].w0) break;
+        size_t h = xhash(x->slots[j]) & m;
+        /* the entry at j stays when its home slot lies cyclically in (i, j] */
+        if (i <= j ? (i < h && h <= j) : (i < h || h <= j)) continue;
+        x->slots[i] = x->slots[j];
+        i = j;
+    }
+    x->slots[i].w0 = 0;
+    x->count--;
 }
 
 /* makes room for one more: grows the table up to its cap (0), else empties it and puts
@@ -2112,11 +2137,27 @@ static int crebuild(Exact *x, CSearch *c) {
 
 /* ------------------------------------------------ the search */
 
+/* xorshift64: the orders of the children after a restart */
+static inline uint64_t xrand(Exact *x) {
+    x->rng ^= x->rng << 13;
+    x->rng ^= x->rng >> 7;
+    x->rng ^= x->rng << 17;
+    return x->rng;
+}
+
 static int cframe(Exact *x, CSearch *c, const CNode *nd) {
     GROW(c->stack, c->depth, c->scap, CFrame, 256);
     size_t from = c->nkids;
     int e = ckids(c, x->rx, nd);
     if (e < 0) return e;
+    if (x->restarts) {  /* after a restart: the children shuffled, the deal kept last */
+        size_t end = c->nkids;
+        if (end > from && c->kids[end - 1].kind == E_DEAL) end--;
+        for (size_t i = end; i > from + 1; i--) {
+            size_t j = from + (size_t)(xrand(x) % (i - from));
+            CNode t = c->kids[i - 1]; c->kids[i - 1] = c->kids[j]; c->kids[j] = t;
+        }
+    }
     CFrame *f = &c->stack[c->depth++];
     f->node = *nd; f->next = from; f->end = c->nkids; f->lend = c->nedges;
     return 0;
@@ -2200,26 +2241,65 @@ static int cflush(Exact *x, CSearch *c) {
 
 /* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
  * a key too large) */
+/* the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): its ``i``-th term, from 1 */
+static long long luby(long long i) {
+    for (;;) {
+        int k = 1;
+        while ((1LL << k) - 1 < i) k++;
+        if ((1LL << k) - 1 == i) return 1LL << (k - 1);
+        i -= (1LL << (k - 1)) - 1;
+    }
+}
+
+/* the root node pushed (the first time, or after a restart): 0, or a negative error */
+static int cstart(Exact *x, CSearch *c) {
+    Relaxed *r = x->rx;
+    int e;
+    x->started = 1;
+    TKey tk;
+    if (tkey(r, x->root.len, (const uint8_t (*)[XMAXLEN])x->root.c, &tk) < 0) return -1;
+    CNode nd;
+    nd.w0 = xskeleton(r, &x->root);
+    if ((nd.comp = ccomp(c, r, tk)) < 0) return nd.comp;
+    if ((e = cauto(c, r, &nd)) < 0) return e;
+    if (cwon(r, nd.w0)) return csearch_won(x, c);
+    if ((e = cseen(x, c, &nd)) < 0) return e;
+    x->nodes++;
+    if (ccut(x, c, &nd)) { x->done = 1; x->verdict = "lost"; return 0; }
+    return cframe(x, c, &nd);
+}
+
+/* A restart: the search begins again from the root, its children in another order.  The
+ * nodes on the stack leave the table of nodes seen, which then holds only nodes searched
+ * whole without a win (the graph is acyclic), so they are still skipped: the search stays
+ * exhaustive, and each restart costs only the descent back.  Once the table has been
+ * emptied (a full table, or cflush) there are no more restarts: the work before would be
+ * lost, and only the depth-first order keeps track of what is searched. */
+static int crestart(Exact *x, CSearch *c) {
+    for (size_t i = 0; i < c->depth; i++) {
+        XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
+        xtable_del(x, k);
+    }
+    c->depth = c->nkids = c->nedges = 0;
+    x->restarts++;
+    x->next_restart = x->nodes + x->restart_unit * luby(x->restarts + 1);
+    return cstart(x, c);
+}
+
 static int csearch(Exact *x, double deadline, int cpu, long long limit) {
     CSearch *c = x->cs;
     Relaxed *r = x->rx;
     int e, checks = 0;
     long long signals = 0;
     if (!x->started) {
-        x->started = 1;
-        TKey tk;
-        if (tkey(r, x->root.len, (const uint8_t (*)[XMAXLEN])x->root.c, &tk) < 0) return -1;
-        CNode nd;
-        nd.w0 = xskeleton(r, &x->root);
-        if ((nd.comp = ccomp(c, r, tk)) < 0) return nd.comp;
-        if ((e = cauto(c, r, &nd)) < 0) return e;
-        if (cwon(r, nd.w0)) return csearch_won(x, c);
-        if ((e = cseen(x, c, &nd)) < 0) return e;
-        x->nodes++;
-        if (ccut(x, c, &nd)) { x->done = 1; x->verdict = "lost"; return 0; }
-        if ((e = cframe(x, c, &nd)) < 0) return e;
+        if (x->restart_unit > 0) x->next_restart = x->nodes + x->restart_unit;
+        if ((e = cstart(x, c)) < 0 || x->done) return e;
     }
     while (c->depth) {
+        if (x->restart_unit > 0 && x->nodes >= x->next_restart && !x->flushes) {
+            if ((e = crestart(x, c)) < 0 || x->done) return e;
+            continue;
+        }
         if (c->nmem > c->max_members / 4 * 3) {  /* room for the next nodes' components */
             if ((e = cflush(x, c)) < 0) return e;
             if (c->nmem > c->max_members / 2) return -1;  /* the stack alone fills it */
@@ -2348,17 +2428,23 @@ fail:
 static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"relaxed", "stock_length", "waste", "foundations", "tableau",
                              "cuts", "max_states", "guided", "components", "max_tableaux",
-                             NULL};
+                             "restart_unit", "seed", NULL};
     PyObject *rx, *waste, *found, *tab;
     int sl, cuts;
     Py_ssize_t max_states;
     int guided = 0, components = 0;
     Py_ssize_t max_tableaux = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppn", kwlist, &RelaxedType, &rx,
+    long long restart_unit = 0;
+    unsigned long long seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppnLK", kwlist, &RelaxedType, &rx,
                                      &sl, &PyTuple_Type, &waste, &PyTuple_Type, &found,
                                      &PyTuple_Type, &tab, &cuts, &max_states, &guided,
-                                     &components, &max_tableaux))
+                                     &components, &max_tableaux, &restart_unit, &seed))
         return -1;
+    x->restart_unit = components && restart_unit > 0 ? restart_unit : 0;
+    x->restarts = 0;
+    x->rng = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
+    if (!x->rng) x->rng = 1;
     if (max_tableaux <= 0) max_tableaux = max_states;
     if (components && guided) {
         PyErr_SetString(PyExc_ValueError, "the search by components is not guided");
@@ -2453,6 +2539,7 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
 static PyObject *Exact_get_nodes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->nodes); }
 static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->count); }
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
+static PyObject *Exact_get_restarts(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->restarts); }
 static PyObject *Exact_get_finished(Exact *x, void *c) { (void)c; return PyBool_FromLong(x->done); }
 static PyObject *Exact_get_components(Exact *x, void *c) {
     (void)c;
@@ -2471,6 +2558,7 @@ static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Exact_get_size, NULL, "positions in the table", NULL},
     {"flushes", (getter)Exact_get_flushes, NULL, "times the full table was emptied", NULL},
+    {"restarts", (getter)Exact_get_restarts, NULL, "times the search by components began again from the root", NULL},
     {"components", (getter)Exact_get_components, NULL, "components numbered, and their tableaux", NULL},
     {"finished", (getter)Exact_get_finished, NULL, "decided, or given up (a component too large)", NULL},
     {NULL, NULL, NULL, NULL, NULL},

@@ -23,13 +23,15 @@ class Exact:
     nodes: int
     size: int
     flushes: int
+    restarts: int
     finished: bool
     components: tuple[int, int]
     def __init__(self, relaxed: Relaxed, *, stock_length: int, waste: tuple[int, ...],
                  foundations: tuple[tuple[int, int], ...],
                  tableau: tuple[tuple[int, ...], ...], cuts: bool,
                  max_states: int, guided: bool = False,
-                 components: bool = False, max_tableaux: int = 0) -> None: ...
+                 components: bool = False, max_tableaux: int = 0,
+                 restart_unit: int = 0, seed: int = 1) -> None: ...
     def search(self, max_nodes: int, seconds: float,
                cpu: bool = False) -> tuple[str, list[tuple[int, int]]]: ...
     def release(self) -> None: ...

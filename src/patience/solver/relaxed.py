@@ -56,6 +56,9 @@ MAX_EXACT_STATES = 5_800_000
 #: own components fill half of it.  (With 2.9 million, a Czarina solve of 10 s peaked at up
 #: to 1 GB; with 1.9 million at 680 MB, with the same verdicts on the deals decided late.)
 MAX_EXACT_TABLEAUX = 1_900_000
+#: the search by components begins again from the root after 10,000 nodes, then after each
+#: term of the Luby sequence times that (docs/solver.md, "Restarts"); 0 never restarts
+RESTART_UNIT = 10_000
 
 if _relaxedc is not None:
     CompiledExact = _relaxedc.Exact
@@ -512,7 +515,8 @@ class RelaxedSearch:
     # ------------------------------------------------------ exact, compiled
     def exact(self, st: State, components: bool = False, guided: bool = False, *,
               cuts: bool = True, max_states: int | None = None,
-              max_tableaux: int | None = None) -> CompiledExact | None:
+              max_tableaux: int | None = None,
+              restart_unit: int | None = None) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
         "Compiled exact search"), over tableau components with ``components``, or over
         the guided search's moves only with ``guided``, cut by this relaxation's table
@@ -533,7 +537,8 @@ class RelaxedSearch:
             tableau=tuple(tuple(p[i]) for i in rules.tab), cuts=cuts,
             max_states=MAX_EXACT_STATES if max_states is None else max_states,
             components=components, guided=guided,
-            max_tableaux=MAX_EXACT_TABLEAUX if max_tableaux is None else max_tableaux)
+            max_tableaux=MAX_EXACT_TABLEAUX if max_tableaux is None else max_tableaux,
+            restart_unit=RESTART_UNIT if restart_unit is None else restart_unit)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
         """The compiled exact search's winning line as moves: a source is -1 (the waste),
