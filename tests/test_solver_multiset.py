@@ -132,6 +132,42 @@ def test_search_over_images_agrees_with_the_exhaustive_search(rules: Rules, deal
     assert verdicts[LOST] >= lost, verdicts
 
 
+@pytest.mark.parametrize("rules,deals,lost,reference", [
+    (ONE, range(1, 201), 40, "exhaustive"), (SMALL, range(1, 61), 0, "exhaustive"),
+    (THREE, range(1, 101), 0, "no restarts")], ids=["1x5", "2x5", "3x6"])
+def test_restarts_keep_the_verdict(rules: Rules, deals: range, lost: int,
+                                   reference: str) -> None:
+    # docs/solver.md, "Restarts": the compiled search beginning again from the root after
+    # every few images (a Luby sequence of 1, 1, 2, ... images), the successors shuffled,
+    # decides as the exhaustive search does (one pile: both verdicts common), play-back's
+    # cycles included, and as the search without restarts where the exhaustive one is too
+    # slow; its wins replay
+    solver = solver_for(rules.spec)
+    verdicts = {WON: 0, LOST: 0}
+    restarted = 0
+    for deal in deals:
+        state = rules.initial_state(deal)
+        run = _MultisetRun(solver, state, MultisetGame(rules, state), restart_unit=1)
+        assert run.c is not None
+        c = run.c
+        verdict = run.run(None, None)
+        if reference == "exhaustive":
+            expected = exhaustive(rules, state)[0]
+        else:
+            plain = _MultisetRun(solver, state, MultisetGame(rules, state), restart_unit=0)
+            expected = plain.run(None, None)
+        assert verdict == expected, f"deal {deal}"
+        verdicts[verdict] += 1
+        restarted += c.restarts >= 5
+        if verdict == WON:
+            replay = state
+            for m in run.line:
+                replay = rules.apply(replay, m)
+            assert rules.is_won(replay), f"deal {deal}"
+    assert verdicts[LOST] >= lost, verdicts
+    assert restarted >= len(deals) // 2, restarted
+
+
 def test_fours_up_deal_1_is_won() -> None:
     """Deal 1, undecided by the searches over positions after 60 s of CPU time (1.4
     million positions), is won through its images within 20,000 of them."""
@@ -156,7 +192,8 @@ def both_searches(rules: Rules, state: State, max_nodes: int | None) -> list[tup
     solver = solver_for(rules.spec)
     out = []
     for compiled in (False, True):
-        run = _MultisetRun(solver, state, MultisetGame(rules, state), compiled=compiled)
+        run = _MultisetRun(solver, state, MultisetGame(rules, state), compiled=compiled,
+                           restart_unit=0)
         verdict = run.run(None, max_nodes)
         best = run.best_path if verdict == UNKNOWN else []  # (a hint's line, when undecided)
         out.append((verdict, run.nodes, run.best_progress, run.line, best))

@@ -78,6 +78,27 @@ static int set_add(Set *s, Img m) {
     return 1;
 }
 
+/* takes ``m`` out of the set (when there), shifting back the entries after it */
+static void set_del(Set *s, Img m) {
+    size_t msk = s->cap - 1, i = img_hash(&m) & msk;
+    for (;; i = (i + 1) & msk) {
+        const Img *e = &s->v[i];
+        if (e->c == FREE) return;
+        if (e->c == m.c && e->lo == m.lo && e->hi == m.hi) break;
+    }
+    for (size_t j = i;;) {
+        j = (j + 1) & msk;
+        if (s->v[j].c == FREE) break;
+        size_t h = img_hash(&s->v[j]) & msk;
+        /* the entry at j stays when its home slot lies cyclically in (i, j] */
+        if (i <= j ? (i < h && h <= j) : (i < h || h <= j)) continue;
+        s->v[i] = s->v[j];
+        i = j;
+    }
+    s->v[i].c = FREE;
+    s->n--;
+}
+
 typedef struct { Img img; size_t next, end; } Frame;
 
 enum { UNKNOWN = 0, WON = 1, LOST = 2, FULL = 3 };
@@ -92,6 +113,10 @@ typedef struct {
     Frame *stack; size_t depth, cap;
     Img *succ; size_t nsucc, succcap;
     long long nodes;
+    /* restarts (docs/solver.md, "Restarts"): 0, or the images of the Luby sequence's unit;
+     * after the first, the successors of every image are tried in a shuffled order */
+    long long restart_unit, next_restart, restarts;
+    uint64_t rng;
     int status, best;
     PyObject *best_path;              /* the line to the image with most cards home */
     PyObject *line;                   /* the winning line */
@@ -259,6 +284,14 @@ static int successors(Search *s, const Img *m) {
     return 0;
 }
 
+/* xorshift64: the orders of the successors after a restart */
+static inline uint64_t xrand(Search *s) {
+    s->rng ^= s->rng << 13;
+    s->rng ^= s->rng >> 7;
+    s->rng ^= s->rng << 17;
+    return s->rng;
+}
+
 static int push_frame(Search *s, Img m) {
     if (s->depth == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 256;
@@ -268,6 +301,14 @@ static int push_frame(Search *s, Img m) {
     }
     size_t from = s->nsucc;
     if (successors(s, &m) < 0) return -1;
+    if (s->restarts) {  /* after a restart: the successors shuffled, the deal kept last */
+        size_t end = s->nsucc;
+        if (SL(&m) && end > from) end--;  /* the deal is the last successor */
+        for (size_t i = end; i > from + 1; i--) {
+            size_t j = from + (size_t)(xrand(s) % (i - from));
+            Img t = s->succ[i - 1]; s->succ[i - 1] = s->succ[j]; s->succ[j] = t;
+        }
+    }
     s->stack[s->depth].img = m;
     s->stack[s->depth].next = from;
     s->stack[s->depth].end = s->nsucc;
@@ -327,16 +368,25 @@ static int read_bytes(PyObject *o, const char *what, uint8_t *out, int max) {
     return (int)n;
 }
 
-/* Search(*, d, waste, total, slot_suits, heights, ranks, piles, playback, max_states) */
+/* Search(*, d, waste, total, slot_suits, heights, ranks, piles, playback, max_states,
+ *        restart_unit=0, seed=1) */
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"d", "waste", "total", "slot_suits", "heights", "ranks", "piles",
-                             "playback", "max_states", NULL};
+                             "playback", "max_states", "restart_unit", "seed", NULL};
     PyObject *d, *total, *suits, *heights;
     int waste, nr, piles, playback;
     Py_ssize_t max_states;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "$SiSSSiipn", kwlist, &d, &waste, &total, &suits,
-                                     &heights, &nr, &piles, &playback, &max_states))
+    long long restart_unit = 0;
+    unsigned long long seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiSSSiipn|LK", kwlist, &d, &waste, &total,
+                                     &suits, &heights, &nr, &piles, &playback, &max_states,
+                                     &restart_unit, &seed))
         return -1;
+    s->restart_unit = restart_unit > 0 ? restart_unit : 0;
+    s->restarts = 0;
+    s->next_restart = restart_unit;
+    s->rng = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
+    if (!s->rng) s->rng = 1;
     if (nr < 1 || nr > MAXR) { PyErr_SetString(PyExc_ValueError, "ranks: 1 to 15"); return -1; }
     int nd = read_bytes(d, "d", s->d, MAXD);
     uint8_t tot[MAXK], ss[MAXSLOTS], hs[MAXSLOTS];
@@ -392,6 +442,32 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     return 0;
 }
 
+/* the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): its ``i``-th term, from 1 */
+static long long luby(long long i) {
+    for (;;) {
+        int k = 1;
+        while ((1LL << k) - 1 < i) k++;
+        if ((1LL << k) - 1 == i) return 1LL << (k - 1);
+        i -= (1LL << (k - 1)) - 1;
+    }
+}
+
+/* A restart: the search begins again from the root, the successors of each image in
+ * another order.  The images on the stack leave the table of images seen, which then
+ * holds only images whose search finished without a win; they are still skipped, and
+ * the search stays exhaustive (docs/solver.md, "Restarts": the argument holds with the
+ * cycles that play-back makes).  A restart costs only the descent back. */
+static int restart(Search *s) {
+    Img root = s->stack[0].img;
+    for (size_t i = 0; i < s->depth; i++) set_del(&s->seen, s->stack[i].img);
+    s->depth = 0;
+    s->nsucc = 0;
+    s->restarts++;
+    s->next_restart = s->nodes + s->restart_unit * luby(s->restarts + 1);
+    set_add(&s->seen, root);  /* room: it was just taken out */
+    return push_frame(s, root);
+}
+
 static const char *STATUS[] = {"unknown", "won", "lost", "unknown"};
 
 /* search(max_nodes, seconds, cpu) -> status: on until decided, ``max_nodes`` more images
@@ -407,6 +483,10 @@ static PyObject *Search_search(Search *s, PyObject *args) {
     int checks = 0;
     long long signals = 0;
     while (s->depth) {
+        if (s->restart_unit > 0 && s->nodes >= s->next_restart) {
+            if (restart(s) < 0) return PyErr_NoMemory();
+            continue;
+        }
         Frame *f = &s->stack[s->depth - 1];
         if (f->next == f->end) {
             s->depth--;
@@ -478,6 +558,10 @@ static PyObject *get_best_home(Search *s, void *Py_UNUSED(c)) {
     return PyLong_FromLong(s->best);
 }
 
+static PyObject *get_restarts(Search *s, void *Py_UNUSED(c)) {
+    return PyLong_FromLongLong(s->restarts);
+}
+
 static PyGetSetDef Search_getset[] = {
     {"line", (getter)get_line, NULL, "the images of the winning line (None until won)", NULL},
     {"best", (getter)get_best, NULL, "the images of the line to the most cards home", NULL},
@@ -485,6 +569,7 @@ static PyGetSetDef Search_getset[] = {
     {"full", (getter)get_full, NULL, "the table of images filled up", NULL},
     {"size", (getter)get_size, NULL, "images in the table", NULL},
     {"nodes", (getter)get_nodes, NULL, "images reached", NULL},
+    {"restarts", (getter)get_restarts, NULL, "times the search began again from the root", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

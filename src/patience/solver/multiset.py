@@ -35,6 +35,10 @@ except ImportError:  # pragma: no cover - a machine that could not build it
 #: images the compiled search keeps (24 bytes each, in a table at most 70% full: 384 MB);
 #: once full, it stops undecided
 MAX_COMPILED_IMAGES = 11_000_000
+#: the compiled search begins again from the root after 1,000 images, then after each term
+#: of the Luby sequence times that, the successors shuffled (docs/solver.md, "Restarts");
+#: 0 never restarts (the search in Python, its reference, does not)
+RESTART_UNIT = 1_000
 
 #: an image: bytes ``[stock length, height of each foundation (grouped by suit, sorted
 #: within a suit), waste cards bottom to top (as ``rank·4 + suit``, ranks relative)]``
@@ -123,8 +127,10 @@ class MultisetGame:
         return bytes((len(p[rules.stock]),)) + bytes(heights) + \
             bytes(self.index(c) for c in p[rules.waste])
 
-    def compiled(self, img: Image) -> _multisetc.Search | None:
-        """The compiled search from ``img`` (None where it is not built or does not fit)."""
+    def compiled(self, img: Image, restart_unit: int = RESTART_UNIT) -> _multisetc.Search | None:
+        """The compiled search from ``img`` (None where it is not built or does not fit),
+        restarting after ``restart_unit`` images and the Luby sequence's multiples (0:
+        never, the same search as the one in Python)."""
         if _multisetc is None:
             return None
         nf = self.nf
@@ -136,7 +142,7 @@ class MultisetGame:
                                  slot_suits=bytes(self.slot_suit), heights=img[1:1 + nf],
                                  ranks=self.nr, piles=self.piles,
                                  playback=self.rules.spec.playback,
-                                 max_states=MAX_COMPILED_IMAGES)
+                                 max_states=MAX_COMPILED_IMAGES, restart_unit=restart_unit)
 
     def won(self, img: Image) -> bool:
         nr = self.nr

@@ -552,11 +552,12 @@ class _MultisetRun(_Search):
     """Depth-first search over the images of ``multiset.MultisetGame`` (docs/solver.md,
     "The tableau as a multiset"): the images' game has the real game's verdict, so its
     verdict is exact either way, and its winning line is made real move by move.  Compiled
-    where it is built (``_multisetc``, the same images in the same order), unless
+    where it is built (``_multisetc``, the same images in the same order when
+    ``restart_unit`` is 0; by default it restarts, docs/solver.md, "Restarts"), unless
     ``compiled=False``."""
 
     def __init__(self, solver: Solver, state: State, game: multiset.MultisetGame,
-                 compiled: bool = True) -> None:
+                 compiled: bool = True, restart_unit: int = multiset.RESTART_UNIT) -> None:
         super().__init__(solver, state, None)
         self.game = game
         self.visited: set[bytes] = set()
@@ -574,7 +575,7 @@ class _MultisetRun(_Search):
             self.full = True
             return
         if compiled:
-            self.c = game.compiled(img)
+            self.c = game.compiled(img, restart_unit)
         self.first, img = game.settle(img)  # the root's safe moves (the compiled search's too)
         if self.c is not None:
             return
