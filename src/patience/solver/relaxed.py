@@ -56,9 +56,9 @@ MAX_EXACT_STATES = 5_800_000
 #: own components fill half of it.  (With 2.9 million, a Czarina solve of 10 s peaked at up
 #: to 1 GB; with 1.9 million at 680 MB, with the same verdicts on the deals decided late.)
 MAX_EXACT_TABLEAUX = 1_900_000
-#: the search by components begins again from the root after 10,000 nodes, then after each
+#: the search by components begins again from the root after 500 nodes, then after each
 #: term of the Luby sequence times that (docs/solver.md, "Restarts"); 0 never restarts
-RESTART_UNIT = 10_000
+RESTART_UNIT = 500
 
 if _relaxedc is not None:
     CompiledExact = _relaxedc.Exact
