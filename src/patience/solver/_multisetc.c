@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_restarts.h"
+
 #define MAXD 128    /* cards in D */
 #define MAXSLOTS 8  /* foundations (four bits each in ``c``) */
 #define MAXR 15     /* ranks */
@@ -284,14 +286,6 @@ static int successors(Search *s, const Img *m) {
     return 0;
 }
 
-/* xorshift64: the orders of the successors after a restart */
-static inline uint64_t xrand(Search *s) {
-    s->rng ^= s->rng << 13;
-    s->rng ^= s->rng >> 7;
-    s->rng ^= s->rng << 17;
-    return s->rng;
-}
-
 static int push_frame(Search *s, Img m) {
     if (s->depth == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 256;
@@ -305,7 +299,7 @@ static int push_frame(Search *s, Img m) {
         size_t end = s->nsucc;
         if (SL(&m) && end > from) end--;  /* the deal is the last successor */
         for (size_t i = end; i > from + 1; i--) {
-            size_t j = from + (size_t)(xrand(s) % (i - from));
+            size_t j = from + (size_t)(xorshift64(&s->rng) % (i - from));
             Img t = s->succ[i - 1]; s->succ[i - 1] = s->succ[j]; s->succ[j] = t;
         }
     }
@@ -385,8 +379,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     s->restart_unit = restart_unit > 0 ? restart_unit : 0;
     s->restarts = 0;
     s->next_restart = restart_unit;
-    s->rng = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
-    if (!s->rng) s->rng = 1;
+    s->rng = xorshift64_seed(seed);
     if (nr < 1 || nr > MAXR) { PyErr_SetString(PyExc_ValueError, "ranks: 1 to 15"); return -1; }
     int nd = read_bytes(d, "d", s->d, MAXD);
     uint8_t tot[MAXK], ss[MAXSLOTS], hs[MAXSLOTS];
@@ -440,16 +433,6 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         return -1;
     }
     return 0;
-}
-
-/* the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): its ``i``-th term, from 1 */
-static long long luby(long long i) {
-    for (;;) {
-        int k = 1;
-        while ((1LL << k) - 1 < i) k++;
-        if ((1LL << k) - 1 == i) return 1LL << (k - 1);
-        i -= (1LL << (k - 1)) - 1;
-    }
 }
 
 /* A restart: the search begins again from the root, the successors of each image in

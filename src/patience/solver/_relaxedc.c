@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "_restarts.h"
+
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -2137,14 +2140,6 @@ static int crebuild(Exact *x, CSearch *c) {
 
 /* ------------------------------------------------ the search */
 
-/* xorshift64: the orders of the children after a restart */
-static inline uint64_t xrand(Exact *x) {
-    x->rng ^= x->rng << 13;
-    x->rng ^= x->rng >> 7;
-    x->rng ^= x->rng << 17;
-    return x->rng;
-}
-
 static int cframe(Exact *x, CSearch *c, const CNode *nd) {
     GROW(c->stack, c->depth, c->scap, CFrame, 256);
     size_t from = c->nkids;
@@ -2154,7 +2149,7 @@ static int cframe(Exact *x, CSearch *c, const CNode *nd) {
         size_t end = c->nkids;
         if (end > from && c->kids[end - 1].kind == E_DEAL) end--;
         for (size_t i = end; i > from + 1; i--) {
-            size_t j = from + (size_t)(xrand(x) % (i - from));
+            size_t j = from + (size_t)(xorshift64(&x->rng) % (i - from));
             CNode t = c->kids[i - 1]; c->kids[i - 1] = c->kids[j]; c->kids[j] = t;
         }
     }
@@ -2239,18 +2234,6 @@ static int cflush(Exact *x, CSearch *c) {
     return 0;
 }
 
-/* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
- * a key too large) */
-/* the Luby sequence (1, 1, 2, 1, 1, 2, 4, 1, ...): its ``i``-th term, from 1 */
-static long long luby(long long i) {
-    for (;;) {
-        int k = 1;
-        while ((1LL << k) - 1 < i) k++;
-        if ((1LL << k) - 1 == i) return 1LL << (k - 1);
-        i -= (1LL << (k - 1)) - 1;
-    }
-}
-
 /* the root node pushed (the first time, or after a restart): 0, or a negative error */
 static int cstart(Exact *x, CSearch *c) {
     Relaxed *r = x->rx;
@@ -2286,6 +2269,8 @@ static int crestart(Exact *x, CSearch *c) {
     return cstart(x, c);
 }
 
+/* the component mode of Exact.search: 0, or a negative error (-1: gave up, a component or
+ * a key too large) */
 static int csearch(Exact *x, double deadline, int cpu, long long limit) {
     CSearch *c = x->cs;
     Relaxed *r = x->rx;
@@ -2443,8 +2428,7 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
         return -1;
     x->restart_unit = components && restart_unit > 0 ? restart_unit : 0;
     x->restarts = 0;
-    x->rng = seed * 0x9e3779b97f4a7c15ULL + 0x2545f4914f6cdd1dULL;
-    if (!x->rng) x->rng = 1;
+    x->rng = xorshift64_seed(seed);
     if (max_tableaux <= 0) max_tableaux = max_states;
     if (components && guided) {
         PyErr_SetString(PyExc_ValueError, "the search by components is not guided");
