@@ -51,6 +51,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/lost_detection.py
 	$(BIN)/python bench/web_load.py
 
 clean:
