@@ -36,8 +36,9 @@ from patience.game import Game
 from patience.games import all_specs
 from patience.solver import solver_for
 
-#: (game, deal, fair player won, moves, last won index or -1, first lost index or -1,
-#: stock left there (or -1), undecided positions between them, CPU seconds)
+#: (game, deal, fair player won, moves, index of the last position proven won and of the
+#: first proven lost (or -1), the stock left at each (or -1), undecided positions between
+#: them, CPU seconds)
 Row = tuple[str, int, bool, int, int, int, int, int, int, float]
 
 
