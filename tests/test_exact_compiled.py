@@ -140,12 +140,14 @@ def test_restarts_keep_the_verdict(game: str, ranks: int, small: bool) -> None:
     # sequence of 1, 1, 2, ... nodes), with the children shuffled, decides as the search
     # without restarts does (itself checked against the exhaustive search above), and two
     # of its losses are checked by the exhaustive search here; with a ``small`` table
-    # (1,024 positions), emptied after some restarts, which then stop
+    # (1,024 positions), emptied after some restarts, which then stop.  Deals 1-31: with
+    # the small table, 7-rank Four Seasons deals 32 and 39 take 10 s and 77 s (28,000 and
+    # 250,000 emptyings) and add nothing the first 31 do not show
     spec = get_spec(game).reduced(ranks=ranks, tableau=2)
     rules = rules_for(spec)
     tally = {WON: 0, LOST: 0}
     restarted = 0
-    for deal in range(1, 41):
+    for deal in range(1, 32):
         st = rules.initial_state(deal)
         _, plain = exact(rules, st, components=True)
         rx, c = exact(rules, st, components=True, restart_unit=1,
