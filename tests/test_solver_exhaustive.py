@@ -43,6 +43,7 @@ tableau piles).
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 from collections import Counter, deque
 from collections.abc import Iterable
@@ -462,3 +463,45 @@ def test_suit_free_keys_tell_foundation_heights_and_passes_apart() -> None:
     seven = {**five, "f1": [*five["f1"], "6C", "7C"]}
     assert key(rules.make_state(five)) != key(rules.make_state(seven))
     assert key(rules.make_state(five, passes=1)) != key(rules.make_state(five, passes=2))
+
+
+# ------------------------------------------- safe moves of the Acquaintance family
+#: reductions of RULES A6 and B1 where both verdicts are common at random positions
+SAFE_RESERVE_ROW = (QUAD_ONE_SUIT,
+                    red("leap-year", decks=2, foundations=2, reserves=2, ranks=6,
+                        extra={"suits": 1}),
+                    red("auld-lang-syne", reserves=2, ranks=4),
+                    red("acquaintance", reserves=2, ranks=5))
+
+
+@pytest.mark.parametrize("reduction", SAFE_RESERVE_ROW, ids=lambda r: r.label)
+def test_safe_moves_of_the_reserve_row_games_keep_the_verdict(reduction: Reduction) -> None:
+    # RULES A6, B1; docs/solver.md, "Safe moves": on the last pass, a reserve card that goes
+    # onto a foundation of the lowest height leaves the verdict as it was (checked by the
+    # reference before and after, at positions of random play); a card onto a higher
+    # foundation does not always (the condition is needed)
+    rules = rules_for(reduction.spec)
+    safe = solver_for(reduction.spec).safe
+    assert safe is not None
+    rng = random.Random(7)
+    checked = changed_higher = 0
+    for deal in range(1, 31):
+        st = rules.initial_state(deal)
+        for _ in range(150):
+            if rules.is_won(st) or not rules.legal_moves(st):
+                break
+            m = safe(st)
+            if m is not None:
+                assert m in rules.legal_moves(st)
+                assert exhaustive(rules, st)[0] == exhaustive(rules, rules.apply(st, m))[0]
+                checked += 1
+            low = min(len(st.piles[f]) for f in rules.found)
+            for h in rules.legal_moves(st):
+                if (not changed_higher and h.src[0] == "r"
+                        and len(st.piles[rules.index[h.dst]]) > low):
+                    changed_higher = (exhaustive(rules, st)[0]
+                                      != exhaustive(rules, rules.apply(st, h))[0])
+            st = rules.apply(st, rng.choice(rules.legal_moves(st)))
+    print(reduction.label, checked, changed_higher)
+    assert checked >= 50, checked
+    assert changed_higher

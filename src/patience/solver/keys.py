@@ -110,8 +110,15 @@ def make_safe(rules: Rules) -> SafeFn | None:
     a cell's card once the stock is empty (no refill follows): such a card has no
     other use, nothing is ever placed on it, and its going home only uncovers cards
     and raises one foundation (docs/solver.md, "Safe moves").
+
+    In the Acquaintance family (foundations regardless of suit, reserves that feed only
+    them), on the last pass, a reserve card goes onto a foundation of the lowest height.
     """
     spec = rules.spec
+    if (spec.stock is StockKind.RESERVE_ROW and spec.foundation_build is Build.ANY
+            and spec.prefilled and not rules.tab and not rules.cell and rules.waste < 0
+            and not spec.foundations_down):
+        return _safe_on_the_last_pass(rules)
     if (not rules.tab and rules.waste >= 0 and spec.free_cells and not spec.playback
             and spec.passes == 1 and spec.prefilled and spec.stock is StockKind.WASTE
             and spec.foundation_build is Build.SUIT):
@@ -177,6 +184,36 @@ def _safe_to_the_lowest(rules: Rules) -> SafeFn:
                 if all(len(p[g]) >= h for g in found
                        if g != f and (g in down) == way and p[g][0] & 3 == suit):
                     return Move(ids[s], ids[f])
+        return None
+
+    return safe
+
+
+def _safe_on_the_last_pass(rules: Rules) -> SafeFn:
+    """The Acquaintance family (reserve piles that feed only the foundations, which build
+    up regardless of suit): on the last pass, a reserve card goes home when every card
+    one rank lower is home, i.e. onto a foundation of the lowest height; where deals skip
+    empty piles (Quadrennial), not a pile's last card while the stock has cards
+    (docs/solver.md, "Safe moves")."""
+    spec = rules.spec
+    found, res, stock_i, ids = rules.found, rules.res, rules.stock, rules.ids
+    skips_empty = not spec.deal_to_empty
+
+    def safe(st: State) -> Move | None:
+        if st.passes < spec.passes:
+            return None  # a redeal gathers the piles: taking a card changes what it deals
+        p = st.piles
+        low = min(len(p[f]) for f in found)
+        if low >= spec.ranks:
+            return None
+        to = next(f for f in found if len(p[f]) == low)
+        for r in res:
+            pile = p[r]
+            if not pile or (pile[-1] >> 2) != low:  # rank code low = rank low + 1
+                continue
+            if skips_empty and len(pile) == 1 and p[stock_i]:
+                continue  # emptying it stops its deals
+            return Move(ids[r], ids[to])
         return None
 
     return safe
