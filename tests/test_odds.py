@@ -89,6 +89,33 @@ def test_a_cpu_budget_settles_only_cpu_runs(tmp_path: Path) -> None:
     assert row["budget"] == "10s then 1cpu then 2cpu then 3cpu then 20000n"
 
 
+def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> None:
+    """A run of a newer minor version re-solves the unknowns at the same budget: the
+    lobby's "2 s a deal on N deals" counts each deal once."""
+    from sqlalchemy.orm import Session
+
+    from patience.odds import rules_version
+    from patience.odds_report import collect
+    from patience.solver import SOLVER_VERSION as NOW
+    from patience.web.db import SolveRecord
+
+    url = _db(tmp_path, "versions.db")
+    run = OddsRun("four-seasons", range(1, 4), Budget(seconds=2, cpu=True), db_url=url)
+    older = NOW.partition(".")[0] + ".0"
+    with Session(run.engine) as s:
+        for deal, version, verdict, budget in [
+                (1, older, "unknown", "2cpu"), (1, NOW, "won", "2cpu"),
+                (2, older, "won", "2cpu"), (3, older, "unknown", "2cpu"),
+                (3, NOW, "unknown", "2cpu"), (3, NOW, "lost", "10cpu")]:
+            s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
+                              solver_version=version, player="thoughtful", budget=budget,
+                              verdict=verdict, nodes=1, seconds=0.1, created_at=0.0))
+        s.commit()
+    row = collect(url)["four-seasons"]["thoughtful"]
+    assert [(st["budget"], st["deals"]) for st in row["steps"]] == [("2cpu", 3), ("10cpu", 1)]
+    assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (3, 2, 1, 0)
+
+
 def _db(tmp_path: Path, name: str) -> str:
     return f"sqlite:///{tmp_path / name}"
 

@@ -70,10 +70,10 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
         if not best:
             continue
         verdicts = [v for v, _, _ in best.values()]
-        budgets: dict[str, list[int]] = defaultdict(list)
+        budgets: dict[str, set[int]] = defaultdict(set)  # a deal once, whatever re-solved it
         for deal, _verdict, budget, sv in found:
             if same_major(sv):
-                budgets[budget].append(deal)
+                budgets[budget].add(deal)
         steps: list[dict[str, Any]] = [
             {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}
             for b, ds in sorted(budgets.items(), key=lambda kv: run_order(kv[0]))]
