@@ -505,3 +505,29 @@ def test_safe_moves_of_the_reserve_row_games_keep_the_verdict(reduction: Reducti
     print(reduction.label, checked, changed_higher)
     assert checked >= 50, checked
     assert changed_higher
+
+
+@pytest.mark.parametrize("reduction", SAFE_RESERVE_ROW[1:], ids=lambda r: r.label)
+def test_dead_ends_of_the_reserve_row_games_are_lost(reduction: Reduction) -> None:
+    # RULES B1; docs/solver.md, "Dead ends": every position of random play that the
+    # monotone relaxation calls lost is lost for the reference; it finds many
+    rules = rules_for(reduction.spec)
+    dead = solver_for(reduction.spec).dead_end
+    assert dead is not None
+    rng = random.Random(11)
+    found = alive_lost = 0
+    last = reduction.spec.passes
+    for deal in range(1, 201):
+        st = rules.initial_state(deal)
+        for _ in range(150):
+            if rules.is_won(st) or not rules.legal_moves(st):
+                break
+            if dead(st):
+                assert st.passes == last
+                assert exhaustive(rules, st)[0] == LOST
+                found += 1
+            elif alive_lost < 5 and st.passes == last and exhaustive(rules, st)[0] == LOST:
+                alive_lost += 1  # a loss it does not see: it is a relaxation
+            st = rules.apply(st, rng.choice(rules.legal_moves(st)))
+    print(reduction.label, found, alive_lost)
+    assert found >= 40, found

@@ -222,6 +222,52 @@ def _safe_on_the_last_pass(rules: Rules) -> SafeFn:
 DeadEndFn = Callable[[State], bool]
 
 
+def _reserve_row_dead_end(rules: Rules) -> DeadEndFn:
+    """Leap Year, Auld Lang Syne and Acquaintance's last pass: a relaxed game in which a
+    card of rank r may go home whenever more cards of rank r - 1 are home than there were
+    cards of rank r home at the position tested.  It is monotone (a card going home never
+    stops another), so playing every card it allows before each deal is its best line;
+    when that leaves cards out, the position is lost (docs/solver.md, "Dead ends")."""
+    spec = rules.spec
+    n, found, res, stock_i = spec.ranks, rules.found, rules.res, rules.stock
+
+    def dead(st: State) -> bool:
+        if st.passes < spec.passes:
+            return False  # a redeal would gather the piles
+        p = st.piles
+        home = [0] * (n + 2)  # home[r]: cards of rank r home (foundations r or more high)
+        for f in found:
+            home[len(p[f])] += 1
+        for r in range(n - 1, 0, -1):
+            home[r] += home[r + 1]
+        had = home[:]  # the counts at the position tested
+        home[0] = 1 << 30
+        piles = [list(p[r]) for r in res]
+        stock = p[stock_i]
+        left = len(stock)
+        while True:
+            moved = True
+            while moved:
+                moved = False
+                for pile in piles:
+                    while pile:
+                        r = (pile[-1] >> 2) + 1
+                        if home[r - 1] <= had[r]:
+                            break
+                        pile.pop()
+                        home[r] += 1
+                        moved = True
+            if not left:
+                return any(piles)
+            for pile in piles:  # RULES B1: a card onto every pile, empty ones included
+                if not left:
+                    break
+                left -= 1
+                pile.append(stock[left])
+
+    return dead
+
+
 WasteCycleFn = Callable[[tuple[int, ...], list[int], int], bool]
 
 
@@ -287,8 +333,15 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
     in the waste.  Such cards leave the waste only by going home, so they go home in
     top-down order; each foundation takes its suit in rank order.  When these orders
     have a cycle, the game is lost.
+
+    In the Acquaintance family, where deals cover every pile, a monotone relaxation of
+    the last pass (``_reserve_row_dead_end``).
     """
     spec = rules.spec
+    if (spec.stock is StockKind.RESERVE_ROW and spec.deal_to_empty
+            and spec.foundation_build is Build.ANY and spec.prefilled and not rules.tab
+            and not rules.cell and rules.waste < 0 and not spec.foundations_down):
+        return _reserve_row_dead_end(rules)
     if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
             or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE
             or not spec.one_way or spec.free_cells):
