@@ -96,6 +96,15 @@ def make_tableau_key(rules: Rules) -> KeyFn:
 SafeFn = Callable[[State], Move | None]
 
 
+def _acquaintance_family(rules: Rules) -> bool:
+    """Reserve piles fed by the stock that feed only the foundations, which build up
+    regardless of suit from prefilled Aces (RULES A6, B1)."""
+    spec = rules.spec
+    return (spec.stock is StockKind.RESERVE_ROW and spec.foundation_build is Build.ANY
+            and spec.prefilled and not rules.tab and not rules.cell and rules.waste < 0
+            and not spec.foundations_down)
+
+
 def make_safe(rules: Rules) -> SafeFn | None:
     """A function returning a foundation move that can be made without branching
     (or None), for the games where docs/solver.md proves one; else None.
@@ -115,9 +124,7 @@ def make_safe(rules: Rules) -> SafeFn | None:
     them), on the last pass, a reserve card goes onto a foundation of the lowest height.
     """
     spec = rules.spec
-    if (spec.stock is StockKind.RESERVE_ROW and spec.foundation_build is Build.ANY
-            and spec.prefilled and not rules.tab and not rules.cell and rules.waste < 0
-            and not spec.foundations_down):
+    if _acquaintance_family(rules):
         return _safe_on_the_last_pass(rules)
     if (not rules.tab and rules.waste >= 0 and spec.free_cells and not spec.playback
             and spec.passes == 1 and spec.prefilled and spec.stock is StockKind.WASTE
@@ -338,9 +345,7 @@ def make_dead_end(rules: Rules) -> DeadEndFn | None:
     the last pass (``_reserve_row_dead_end``).
     """
     spec = rules.spec
-    if (spec.stock is StockKind.RESERVE_ROW and spec.deal_to_empty
-            and spec.foundation_build is Build.ANY and spec.prefilled and not rules.tab
-            and not rules.cell and rules.waste < 0 and not spec.foundations_down):
+    if _acquaintance_family(rules) and spec.deal_to_empty:
         return _reserve_row_dead_end(rules)
     if (rules.waste < 0 or spec.decks != 1 or spec.passes != 1 or spec.playback
             or spec.foundation_build is not Build.SUIT or spec.stock is not StockKind.WASTE
