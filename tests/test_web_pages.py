@@ -75,6 +75,7 @@ def test_the_lobby_lists_every_game(client: TestClient) -> None:
             except KeyError:
                 assert rel.replace("-", " ").title() in block
     assert html.count('class="game"') == len(GAMES)
+    assert f"{len(GAMES)} games of patience" in html  # the lead counts what the page lists
 
 
 def test_the_first_page_sets_the_player_cookie_as_the_api_does(client: TestClient) -> None:
