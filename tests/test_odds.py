@@ -116,6 +116,38 @@ def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> No
     assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (3, 2, 1, 0)
 
 
+def test_a_newer_fair_policy_is_published_over_more_deals_of_an_older_one(
+        tmp_path: Path) -> None:
+    """A new policy version plays differently: its row is the game's fair figure, even
+    over fewer deals than the old one's, and the old published row is not carried over."""
+    from sqlalchemy.orm import Session
+
+    from patience.fair import POLICY_VERSION
+    from patience.odds import rules_version
+    from patience.odds_report import carry_over, collect
+    from patience.web.db import SolveRecord
+
+    url = _db(tmp_path, "policies.db")
+    run = OddsRun("quadrennial", range(1, 2), Budget(nodes=10), db_url=url)
+    old, new = f"fair-v{int(POLICY_VERSION) - 1}:3x300", f"fair-v{POLICY_VERSION}:3x300"
+    with Session(run.engine) as s:
+        for player, deals, verdict in [(old, range(1, 11), "lost"), (new, range(1, 4), "won")]:
+            for deal in deals:
+                s.add(SolveRecord(game=run.spec.id, deal=deal, player=player,
+                                  rules_version=rules_version(run.spec), solver_version="1.0",
+                                  budget="policy", verdict=verdict, nodes=0, seconds=0.0,
+                                  created_at=0.0))
+        s.commit()
+    row = collect(url)["quadrennial"]["fair"]
+    assert (row["player"], row["deals"], row["won"]) == (new, 3, 3)
+    published = {"quadrennial": {"fair": {"player": old, "deals": 500, "won": 170}}}
+    data, carried = carry_over(published, {"quadrennial": {"fair": row}})
+    assert carried == [] and data["quadrennial"]["fair"] == row
+    older_again = {"quadrennial": {"fair": {**row, "player": old, "deals": 2}}}
+    data, carried = carry_over(published, older_again)  # same version: more deals win
+    assert carried == ["quadrennial (fair)"] and data["quadrennial"]["fair"]["deals"] == 500
+
+
 def _db(tmp_path: Path, name: str) -> str:
     return f"sqlite:///{tmp_path / name}"
 

@@ -1,7 +1,10 @@
 """The fair player: plays a deal seeing only what a person sees.
 
 A person sees every face-up card and knows which cards are still in the stock,
-but not their order.  At each decision the fair player
+but not their order, until a redeal: the stock of a later pass is made of cards
+that lay face up (the gathered reserve piles of RULES A6 and B1, or the waste
+turned over), in an order the rules fix, so a person who watched knows it.  At
+each decision the fair player
 
 1. plays a safe move when there is one (docs/solver.md, "Safe moves": the rule
    never looks at the stock), or the only legal move;
@@ -9,12 +12,19 @@ but not their order.  At each decision the fair player
    generator seeded by the deal number), looks for a win in each sampled
    position with the solver's guided search limited to ``nodes`` positions, and
    counts for each first move of a winning line one vote (when no win is found,
-   the first move towards the most cards home gets half a vote);
+   the first move towards the most cards home gets half a vote); after a redeal,
+   when no card is unseen, it searches the position itself once, with
+   ``samples × nodes`` positions;
 3. plays the move with the most votes; ties, and positions where every sample
    was lost, go to the first move in the solver's move ordering.
 
 It never repeats a position, and gives up after ``max_moves`` moves.  Its win
 rate is the figure to put next to the published human odds.
+
+Version 2 knows the stock after a redeal; version 1 sampled it as unseen.  In the
+games of one pass (``GameSpec.passes == 1``) the two play the same moves, drawing
+the same samples, so their stored verdicts are one policy's
+(:data:`SAME_SINCE`).
 """
 
 from __future__ import annotations
@@ -28,7 +38,9 @@ from patience.rules.spec import GameSpec
 from patience.rules.state import Move, State
 from patience.solver import solver_for
 
-POLICY_VERSION = "1"
+POLICY_VERSION = "2"
+#: the earlier versions that play as this one in the games of one pass
+SAME_SINCE = ("1",)
 
 
 @dataclass(frozen=True)
@@ -43,13 +55,24 @@ class FairPolicy:
 
     @classmethod
     def from_label(cls, label: str) -> FairPolicy | None:
-        """The policy a stored player label names ("fair-v1:3x300"), or None when the
-        label is not one (the thoughtful player's, or malformed)."""
-        head, _, budget = label.partition(":")
-        samples, _, nodes = budget.partition("x")
-        if not head.startswith("fair-v") or not (samples.isdigit() and nodes.isdigit()):
+        """The policy a stored player label names ("fair-v2:3x300"), or None when the
+        label is not one (the thoughtful player's, or malformed).  Any version's label
+        gives its budget."""
+        if label_version(label) is None:
             return None
+        samples, _, nodes = label.partition(":")[2].partition("x")
         return cls(samples=int(samples), nodes=int(nodes))
+
+
+def label_version(label: str) -> int | None:
+    """The policy version of a fair player's label ("fair-v2:3x300" → 2), or None when the
+    label is not a fair player's."""
+    head, _, budget = label.partition(":")
+    samples, _, nodes = budget.partition("x")
+    version = head.removeprefix("fair-v")
+    if version == head or not (version.isdigit() and samples.isdigit() and nodes.isdigit()):
+        return None
+    return int(version)
 
 
 @dataclass
@@ -67,6 +90,13 @@ def sample_stock(state: State, stock_index: int, rng: random.Random) -> State:
     piles = list(state.piles)
     piles[stock_index] = tuple(stock)
     return State(tuple(piles), state.base, state.passes)
+
+
+def stock_known(state: State) -> bool:
+    """Whether a person knows the order of the stock: after a redeal it holds only cards
+    that lay face up (the gathered reserve piles, RULES A6, or the waste turned over), in
+    an order the rules fix; only the first pass's stock is face down and unseen."""
+    return state.passes > 1
 
 
 def play_fair(game: str | GameSpec, deal: int, policy: FairPolicy | None = None) -> FairResult:
@@ -104,9 +134,13 @@ def _vote(solver: object, st: State, moves: list[Move], policy: FairPolicy,
     result.decisions += 1
     votes = {str(m): 0.0 for m in moves}
     stock_i = solver.rules.stock
-    for _ in range(policy.samples):
-        sampled = sample_stock(st, stock_i, rng)
-        r = solver.probe(sampled, policy.nodes)
+    if stock_known(st):  # one search of the real position, with the whole budget
+        orders, nodes = [st], policy.samples * policy.nodes
+    else:
+        orders = [sample_stock(st, stock_i, rng) for _ in range(policy.samples)]
+        nodes = policy.nodes
+    for sampled in orders:
+        r = solver.probe(sampled, nodes)
         result.nodes += r.nodes
         if r.status == "won" and r.moves and r.moves[0] in votes:
             votes[r.moves[0]] += 1.0

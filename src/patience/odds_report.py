@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from patience.fair import FairPolicy
+from patience.fair import POLICY_VERSION, FairPolicy, label_version
 from patience.games import UnknownGame, all_specs, get_spec
 from patience.odds import (
     THOUGHTFUL,
@@ -79,8 +79,9 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
             for b, ds in sorted(budgets.items(), key=lambda kv: run_order(kv[0]))]
         odds = Odds(game, player, str(steps[-1]["budget"]) if steps else "?", len(best),
                     verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))
-        if kind in out[game] and out[game][kind]["deals"] >= odds.deals:
-            continue
+        if kind in out[game] and _rank(out[game][kind]) >= _rank({"player": player,
+                                                                  "deals": odds.deals}):
+            continue  # the current fair policy first, then the most deals
         lo, hi = odds.interval
         deals = sorted(best)
         out[game][kind] = {
@@ -90,6 +91,13 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
             "first_deal": deals[0], "last_deal": deals[-1], "rules_version": versions[game],
         }
     return dict(out)
+
+
+def _rank(row: dict[str, Any]) -> tuple[int, int]:
+    """Which of two rows of one kind a game publishes: a fair player's of the later policy
+    version (``patience.fair``: a new version plays differently), then the one over more
+    deals."""
+    return label_version(str(row.get("player", ""))) or 0, int(row.get("deals", 0))
 
 
 def _command(game: str, row: dict[str, Any]) -> str:
@@ -163,7 +171,7 @@ def carry_over(old: Figures, new: Figures) -> tuple[Figures, list[str]]:
         for kind, row in kinds.items():
             if not current(game, row, versions):
                 continue  # measured under other rules (or a game no longer registered)
-            if new.get(game, {}).get(kind, {}).get("deals", 0) < row.get("deals", 0):
+            if _rank(new.get(game, {}).get(kind, {})) < _rank(row):
                 out.setdefault(game, {})[kind] = {**row, "carried": True}
                 carried.append(f"{game} ({kind})")
     return out, carried
@@ -192,7 +200,11 @@ def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path
         "sees (face-up cards; the stock as an unknown set) and at each decision samples "
         "stock orders, looks for wins in each with a small search, and plays the move that "
         "wins most often. Its budget is *samples × positions* per decision "
-        "(`fair-v1:3x300`: three sampled orders, 300 positions searched in each).",
+        f"(`fair-v{POLICY_VERSION}:3x300`: three sampled orders, 300 positions searched in "
+        "each). After a redeal the stock holds only cards that lay face up, in an order "
+        "the rules fix, so the fair player knows it, as a person who watched does, and "
+        "searches the position itself (policy version 2; version 1 sampled it, and in the "
+        "games of one pass the two are the same player).",
         "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
         "one entry per run, each over the deals of its command below: a run with a larger "
         "budget, or with a newer solver version (`patience.solver.SOLVER_VERSION`), solves "
