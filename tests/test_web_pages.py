@@ -259,7 +259,10 @@ def test_measured_win_rates_in_words(monkeypatch: pytest.MonkeyPatch,
                                         "unknown": 16, "budget": "2s"},
                          "fair": {"rate": 0.4, "low": 0.3, "high": 0.5, "deals": 80,
                                   "unknown": 0, "budget": "policy",
-                                  "player": "fair-v1:3x300"}}}
+                                  "player": "fair-v1:3x300"}},
+            "quadrennial": {"fair": {"rate": 0.75, "low": 0.7, "high": 0.8, "deals": 500,
+                                     "unknown": 0, "budget": "policy",
+                                     "player": "fair-v2:3x300"}}}
     monkeypatch.setattr(patience.odds_report, "measured", lambda game: rows.get(game, {}))
     html = client.get("/").text
     block = html[html.index('id="game-fours-up"'):]
@@ -267,6 +270,11 @@ def test_measured_win_rates_in_words(monkeypatch: pytest.MonkeyPatch,
     assert "68% (54–90%, 50 deals, 16 undecided); the solver given 2 s a deal" in block
     assert "A fair player wins" in block and ("40% (30–50%, 80 deals); at each move it tries 3 "
                                               "orders of the stock, 300 positions each") in block
+    assert "after a redeal" not in block  # one pass: nothing to know
+    quad = html[html.index('id="game-quadrennial"'):]
+    assert ("75% (70–80%, 500 deals); at each move it tries 3 orders of the stock, 300 "
+            "positions each; after a redeal it knows the order of the stock, as you do"
+            ) in quad[:quad.index("</li>")]  # RULES A6: the gathered piles lay face up
     other = html[html.index('id="game-czarina"'):]
     assert "not measured yet" in other[:other.index("</li>")]
 

@@ -310,11 +310,16 @@ def measured_rates(game_id: str) -> dict[str, str]:
         rows = measured(game_id)
     except (OSError, ValueError):
         return {}
+    from patience.fair import label_version
+
     out = {}
     for kind, row in rows.items():
         text = rate_text(row)
         if text:
             how = budget_text(row)
+            if how and (label_version(str(row.get("player", ""))) or 0) >= 2 and \
+                    get_spec(game_id).passes > 1:
+                how += "; after a redeal it knows the order of the stock, as you do"
             out[kind] = text + (f"; {how}" if how else "")
     return out
 
