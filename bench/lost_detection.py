@@ -6,14 +6,14 @@
 The web table asks the solver about the positions a player reaches, and says "lost" once
 one is proven.  This measures how soon that is, on games a player loses: the fair player
 (``patience.fair``, the policy of the win-rate runs: 3 sampled stock orders, 300 positions
-a decision; after a redeal, the stock it then knows) plays each deal of the range, and
-for each game it loses, positions of its line are solved with ``--budget`` seconds of CPU
-time each.  From the end back, the first
-position at each length of the stock (the one after a deal), until one is proven won or
-``--scan`` of them in a row are undecided; then every position after the last one proven
-won, until the first one proven lost (or ``--scan`` undecided in a row).  The move that
-lost the game lies between that last won position and the first proven lost; where the two
-are adjacent, the losing move is known and its position was proven lost at once.
+a decision; after a redeal, the stock it then knows) plays each deal of the range, and for
+each game it loses, positions of its line are solved with ``--budget`` seconds of CPU time
+each.  From the end back, the first position at each length of the stock (the one after a
+deal), until one is proven won or ``--scan`` of them in a row are undecided; then every
+position after the last one proven won, until the first one proven lost (or ``--scan``
+undecided in a row).  The move that lost the game lies between that last won position and
+the first proven lost; where the two are adjacent, the losing move is known and its
+position was proven lost at once.
 
 Prints per game the fair games lost, and among them: lost *by the deal* (its opening is
 proven lost: nothing the player did); proven lost *at once* (the position right after the
