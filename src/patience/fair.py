@@ -23,8 +23,8 @@ rate is the figure to put next to the published human odds.
 
 Version 2 knows the stock after a redeal; version 1 sampled it as unseen.  In the
 games of one pass (``GameSpec.passes == 1``) the two play the same moves, drawing
-the same samples, so their stored verdicts are one policy's
-(:data:`SAME_SINCE`).
+the same samples, so the verdicts that version 1 left of those games are kept as
+version 2's.
 """
 
 from __future__ import annotations
@@ -39,8 +39,6 @@ from patience.rules.state import Move, State
 from patience.solver import solver_for
 
 POLICY_VERSION = "2"
-#: the earlier versions that play as this one in the games of one pass
-SAME_SINCE = ("1",)
 
 
 @dataclass(frozen=True)
