@@ -465,6 +465,29 @@ def test_suit_free_keys_tell_foundation_heights_and_passes_apart() -> None:
     assert key(rules.make_state(five, passes=1)) != key(rules.make_state(five, passes=2))
 
 
+@pytest.mark.parametrize("game", ["quadrennial", "leap-year", "acquaintance", "penta"])
+def test_one_move_per_foundation_height_keeps_every_child_key(game: str) -> None:
+    """docs/solver.md, "Equivalences": where the key holds only foundation heights, of the
+    moves sending one card to foundations of one group and one height the search keeps
+    the first; each move left out makes a key that a kept move makes too, and at least
+    some are left out."""
+    spec = get_spec(game)
+    rules, solver = rules_for(spec), solver_for(spec)
+    assert solver.home_by_height is not None
+    dropped = 0
+    for st in random_positions(rules, range(1, 6), seed=3):
+        moves = rules.legal_moves(st)
+        kept = solver.one_per_height(st, moves)
+        assert set(kept) <= set(moves)
+        children = {solver.key(rules.apply(st, m)) for m in kept}
+        for m in moves:
+            assert solver.key(rules.apply(st, m)) in children, (st, m)
+        dropped += len(moves) - len(kept)
+    assert dropped > 0
+    # suits matter in Four Seasons' foundations: nothing is merged there
+    assert solver_for(get_spec("four-seasons")).home_by_height is None
+
+
 # ------------------------------------------- safe moves of the Acquaintance family
 #: reductions of RULES A6 and B1 where both verdicts are common at random positions
 SAFE_RESERVE_ROW = (QUAD_ONE_SUIT,

@@ -17,10 +17,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from patience.rules.engine import Rules
-from patience.rules.spec import Space, StockKind
+from patience.rules.spec import Build, Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import clock, multiset, relaxed
-from patience.solver.keys import make_dead_end, make_key, make_safe, make_tableau_key
+from patience.solver.keys import (
+    make_dead_end,
+    make_key,
+    make_safe,
+    make_tableau_key,
+    suits_matter,
+)
 
 if TYPE_CHECKING:
     from patience.solver import _multisetc
@@ -777,6 +783,13 @@ class Solver:
         # dives along the best line at the end of a timed budget (docs/solver.md, "Dives"):
         # in Fours Up; in the Four Seasons family they cost more late wins than they find
         self.dives = self.multiset
+        # where the key holds only the foundations' heights (suits matter nowhere), two
+        # foundations of one group with the same height are one: a card sent to either
+        # makes the same key (docs/solver.md, "Equivalences")
+        self.home_by_height: dict[int, int] | None = None
+        if not suits_matter(rules) and rules.spec.foundation_build is not Build.SUIT:
+            self.home_by_height = {f: g for g, group in enumerate(rules.found_groups)
+                                   for f in group}
 
     # ------------------------------------------------------------- helpers
     def progress(self, st: State) -> int:
@@ -841,6 +854,24 @@ class Solver:
             st = self.rules.apply(st, m)
             done.append(m)
 
+    def one_per_height(self, st: State, moves: list[Move]) -> list[Move]:
+        """``moves`` without those that send a card from where an earlier one sends it to
+        a foundation of the same group and height: they make the same key."""
+        group = self.home_by_height
+        assert group is not None
+        index, piles = self.rules.index, st.piles
+        seen: set[tuple[str, int, int]] = set()
+        out = []
+        for m in moves:
+            d = index.get(m.dst, -1)
+            if d in group:
+                sig = (m.src, group[d], len(piles[d]))
+                if sig in seen:
+                    continue
+                seen.add(sig)
+            out.append(m)
+        return out
+
     def guided_filter(self, st: State, moves: list[Move]) -> list[Move]:
         """The moves a guided search tries (docs/solver.md, "Guided search"): foundation
         plays, waste plays, deals, and tableau moves that empty a pile or uncover a
@@ -886,6 +917,8 @@ class Solver:
         index = rules.index
         kind = rules.kind
         moves = rules.legal_moves(st)
+        if self.home_by_height is not None:
+            moves = self.one_per_height(st, moves)
         if self.playback:
             # a foundation's top moved to another foundation building the same way leaves
             # the same key
