@@ -56,21 +56,25 @@ class FairPolicy:
         """The policy a stored player label names ("fair-v2:3x300"), or None when the
         label is not one (the thoughtful player's, or malformed).  Any version's label
         gives its budget."""
-        if label_version(label) is None:
-            return None
-        samples, _, nodes = label.partition(":")[2].partition("x")
-        return cls(samples=int(samples), nodes=int(nodes))
+        parsed = _parse_label(label)
+        return None if parsed is None else cls(samples=parsed[1], nodes=parsed[2])
 
 
 def label_version(label: str) -> int | None:
     """The policy version of a fair player's label ("fair-v2:3x300" → 2), or None when the
     label is not a fair player's."""
+    parsed = _parse_label(label)
+    return None if parsed is None else parsed[0]
+
+
+def _parse_label(label: str) -> tuple[int, int, int] | None:
+    """(version, samples, nodes) of a fair player's label, or None."""
     head, _, budget = label.partition(":")
     samples, _, nodes = budget.partition("x")
     version = head.removeprefix("fair-v")
     if version == head or not (version.isdigit() and samples.isdigit() and nodes.isdigit()):
         return None
-    return int(version)
+    return int(version), int(samples), int(nodes)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from patience.rules.engine import Rules
-from patience.rules.spec import Build, Space, StockKind
+from patience.rules.spec import Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import clock, multiset, relaxed
 from patience.solver.keys import (
@@ -787,7 +787,7 @@ class Solver:
         # foundations of one group with the same height are one: a card sent to either
         # makes the same key (docs/solver.md, "Equivalences")
         self.home_by_height: dict[int, int] | None = None
-        if not suits_matter(rules) and rules.spec.foundation_build is not Build.SUIT:
+        if not suits_matter(rules):  # (so the foundations build regardless of suit)
             self.home_by_height = {f: g for g, group in enumerate(rules.found_groups)
                                    for f in group}
 
