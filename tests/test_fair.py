@@ -10,8 +10,8 @@ import pytest
 from patience import fair
 from patience.fair import POLICY_VERSION, FairPolicy, label_version, stock_known
 from patience.games import get_spec
-from patience.rules.state import DEAL, State
-from patience.solver import solver_for
+from patience.rules.state import DEAL, Move, State
+from patience.solver import multiset, solver_for
 from patience.solver.search import SolveResult
 
 
@@ -77,3 +77,77 @@ def test_after_a_redeal_the_stock_is_known_and_the_position_itself_is_searched(
         assert deals < 50
     probes = _probes(monkeypatch, game, st, FairPolicy(samples=3, nodes=40))
     assert probes == [(st, 120)]  # once, with the budget of the three samples
+
+
+def _image_changes(game: str, moves: list[str], deal: int) -> list[bytes]:
+    """The images (docs/solver.md, "The tableau as a multiset") a line passes through,
+    one each time a move changes it."""
+    solver = solver_for(get_spec(game))
+    rules = solver.rules
+    st = rules.initial_state(deal)
+    images = multiset.MultisetGame(rules, st)
+    seen = [images.image(st)]
+    for text in moves:
+        st = rules.apply(st, Move.parse(text))
+        img = images.image(st)
+        assert img is not None  # every pile stays a run from its bottom card (RULES A7)
+        if img != seen[-1]:
+            seen.append(img)
+    return [i for i in seen if i is not None]
+
+
+def test_in_fours_up_the_fair_player_never_returns_to_an_image() -> None:
+    # RULES A7: tableau moves and play-back are reversible; the player that chose among
+    # real moves went round them (deal 11: 1,800 tableau moves in a row, to its limit)
+    policy = FairPolicy(samples=1, nodes=20, max_moves=2000)
+    for deal in (11, 16):
+        result = fair.play_fair("fours-up", deal, policy)
+        assert len(result.moves) < policy.max_moves
+        images = _image_changes("fours-up", result.moves, deal)
+        assert len(images) == len(set(images)) > 100
+
+
+def _image_decision(deal: int) -> tuple[State, multiset.MultisetGame,
+                                        list[tuple[list[multiset.Event], bytes]]]:
+    """A Fours Up position of deal ``deal`` with a choice that includes a play-back."""
+    rules = solver_for(get_spec("fours-up")).rules
+    st = rules.initial_state(deal)
+    images = multiset.MultisetGame(rules, st)
+    rng = random.Random(deal)
+    for _ in range(400):
+        img = images.image(st)
+        assert img is not None
+        events, _ = images.settle(img)
+        fresh = list(images.successors(img))
+        kinds = {evs[0][0] for evs, _ in fresh}
+        if not events and "ft" in kinds and len(kinds) > 1 and "deal" in kinds:
+            return st, images, fresh
+        _, st = images.realize(st, events or rng.choice(fresh)[0])
+    raise AssertionError("no decision with a play-back")
+
+
+@pytest.mark.parametrize("deal", [1, 2, 3])
+def test_in_fours_up_a_vote_goes_to_the_image_move_a_line_makes_first(
+        monkeypatch: pytest.MonkeyPatch, deal: int) -> None:
+    solver = solver_for(get_spec("fours-up"))
+    st, images, fresh = _image_decision(deal)
+    policy = FairPolicy(samples=2, nodes=10)
+
+    def choose(line: list[str], status: str = "won") -> str:
+        def probe(state: State, max_nodes: int) -> SolveResult:
+            return SolveResult(status=status, moves=line if status == "won" else [],
+                               nodes=1, seconds=0.0, best_line=line)
+        monkeypatch.setattr(solver, "probe", probe)
+        events = fair._vote_images(solver, images, st, fresh, policy, random.Random(1),
+                                   fair.FairResult(False))
+        assert any(events == evs for evs, _ in fresh)
+        return events[0][0]
+
+    # a line that deals first votes for the deal, whatever card the sample deals
+    assert choose(["deal"]) == "deal"
+    # a line that plays a card back first votes for that play-back
+    back = next(evs for evs, _ in fresh if evs[0][0] == "ft")
+    moves, _ = images.realize(st, back[:1])
+    assert choose([str(m) for m in moves], "unknown") == "ft"
+    # no sample points anywhere: progress, never a play-back
+    assert choose([], "unknown") == next(evs for evs, _ in fresh if evs[0][0] != "ft")[0][0]

@@ -21,10 +21,20 @@ each decision the fair player
 It never repeats a position, and gives up after ``max_moves`` moves.  Its win
 rate is the figure to put next to the published human odds.
 
-Version 2 knows the stock after a redeal; version 1 sampled it as unseen.  In the
-games of one pass (``GameSpec.passes == 1``) the two play the same moves, drawing
-the same samples, so the verdicts that version 1 left of those games are kept as
-version 2's.
+Where the tableau is a multiset (Fours Up; docs/solver.md, "The tableau as a
+multiset"), which pile holds a card does not matter, only which cards are home, in
+the waste and in the stock; every move of that *image* (a card home, the waste's top
+to the tableau, a card played back, the deal) can be made from any arrangement of
+the tableau.  There the player chooses among the image's moves, as above, never
+returns to an image it has seen, rearranges the tableau only to carry out the move
+it chose, and plays a card back only when a sample's line does.
+
+Version 3 plays Fours Up so; version 2 chose among the real moves there, and went
+round and round the tableau (1,800 tableau moves in a row, up to its limit, in 3 of
+the first 6 games it lost).  Version 2 knows the stock after a redeal; version 1
+sampled it as unseen.  Where two versions play the same moves, drawing the same
+samples (v1 and v2 in the games of one pass, ``GameSpec.passes == 1``; v2 and v3
+in every game but Fours Up), the older version's verdicts are kept as the newer's.
 """
 
 from __future__ import annotations
@@ -36,9 +46,9 @@ from patience.game import Game, rules_for
 from patience.games import get_spec
 from patience.rules.spec import GameSpec
 from patience.rules.state import Move, State
-from patience.solver import solver_for
+from patience.solver import multiset, solver_for
 
-POLICY_VERSION = "2"
+POLICY_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -109,8 +119,13 @@ def play_fair(game: str | GameSpec, deal: int, policy: FairPolicy | None = None)
     solver = solver_for(spec)
     g = Game(spec, deal=deal)
     result = FairResult(won=False)
-    seen = {solver.key(g.state)}
     rng = random.Random(deal * 1_000_003 + 17)  # the samples only; the deal is our own shuffle
+    if solver.multiset:
+        images = multiset.MultisetGame(rules, g.state)
+        if images.whole and images.image(g.state) is not None:
+            _play_images(g, solver, images, policy, rng, result)
+            return result
+    seen = {solver.key(g.state)}
     while len(result.moves) < policy.max_moves:
         st = g.state
         if rules.is_won(st):
@@ -150,3 +165,102 @@ def _vote(solver: object, st: State, moves: list[Move], policy: FairPolicy,
             votes[r.best_line[0]] += 0.5
     best = max(votes.values())
     return next(m for m in moves if votes[str(m)] == best)
+
+
+def _play_images(g: Game, solver: object, images: multiset.MultisetGame, policy: FairPolicy,
+                 rng: random.Random, result: FairResult) -> None:
+    """Play where the tableau is a multiset (Fours Up; docs/solver.md, "The tableau as a
+    multiset"): which pile holds a card does not matter, only which cards are home, in the
+    waste and in the stock, and every move of that image can be made from any arrangement
+    of the tableau.  So the player chooses among the image's moves (a card home, the
+    waste's top to the tableau, a card played back, the deal), never returns to an image
+    it has seen, and rearranges the tableau only to carry out the move chosen."""
+    from patience.solver.search import Solver
+
+    assert isinstance(solver, Solver)
+    rules = solver.rules
+    img = images.image(g.state)
+    assert img is not None
+    seen = {img}
+    while len(result.moves) < policy.max_moves:
+        st = g.state
+        if rules.is_won(st):
+            result.won = True
+            return
+        img = images.image(st)
+        assert img is not None
+        events, _ = images.settle(img)  # the safe moves of the image
+        if not events:
+            # each move with the safe moves after it; one whose image after them was seen
+            # (a card played back that goes home again) is no choice
+            fresh = [(evs, nxt) for evs, nxt in images.successors(img) if nxt not in seen]
+            if not fresh:
+                return  # stuck: nothing new to try
+            events = fresh[0][0] if len(fresh) == 1 else \
+                _vote_images(solver, images, st, fresh, policy, rng, result)
+        for ev in events:
+            moves, _ = images.realize(g.state, [ev])
+            for m in moves:
+                g.play(m)
+                result.moves.append(str(m))
+            reached = images.image(g.state)
+            assert reached is not None
+            seen.add(reached)
+
+
+def _vote_images(solver: object, images: multiset.MultisetGame, st: State,
+                 fresh: list[tuple[list[multiset.Event], bytes]], policy: FairPolicy,
+                 rng: random.Random, result: FairResult) -> list[multiset.Event]:
+    """The image move that most sampled orders of the stock win with: a sample's vote goes
+    to the move of the image that its line makes first."""
+    from patience.solver.search import Solver
+
+    assert isinstance(solver, Solver)
+    result.decisions += 1
+    votes = [0.0] * len(fresh)
+    if stock_known(st):
+        orders, nodes = [st], policy.samples * policy.nodes
+    else:
+        orders = [sample_stock(st, solver.rules.stock, rng) for _ in range(policy.samples)]
+        nodes = policy.nodes
+    for sampled in orders:
+        r = solver.probe(sampled, nodes)
+        result.nodes += r.nodes
+        if r.status == "won":
+            line, weight = r.moves, 1.0
+        elif r.status == "unknown":
+            line, weight = r.best_line, 0.5
+        else:
+            continue
+        first = _first_image_move(solver, sampled, line, fresh)
+        if first is not None:
+            votes[first] += weight
+    best = max(votes)
+    if best == 0:  # no sample points anywhere: a move that makes progress, not a play-back
+        return next((evs for evs, _ in fresh if evs[0][0] != "ft"), fresh[0][0])
+    return fresh[votes.index(best)][0]
+
+
+def _first_image_move(solver: object, sampled: State, line: list[str],
+                      fresh: list[tuple[list[multiset.Event], bytes]]) -> int | None:
+    """Which of ``fresh`` (the moves of the image of the real position) the first move of
+    ``line`` that changes the image of ``sampled`` is, or None.  The sample has its own
+    stock order, so its images are matched on its own game of images."""
+    from patience.solver.search import Solver
+
+    assert isinstance(solver, Solver)
+    rules = solver.rules
+    own = multiset.MultisetGame(rules, sampled)
+    start = own.image(sampled)
+    if start is None:
+        return None
+    st = sampled
+    for text in line:
+        st = rules.apply(st, Move.parse(text))
+        img = own.image(st)
+        if img != start:
+            for i, (evs, _) in enumerate(fresh):
+                if any(nxt == img for e, nxt in own.moves(start) if e == evs[0]):
+                    return i
+            return None
+    return None

@@ -204,7 +204,12 @@ def write_report(db_url: str | None, markdown: Path, plot: Path, json_path: Path
         "each). After a redeal the stock holds only cards that lay face up, in an order "
         "the rules fix, so the fair player knows it, as a person who watched does, and "
         "searches the position itself (policy version 2; version 1 sampled it, and in the "
-        "games of one pass the two are the same player).",
+        "games of one pass the two are the same player). In Fours Up, where which pile "
+        "holds a tableau card does not matter, it chooses among the moves that change "
+        "which cards are home, in the waste and in the stock, and moves tableau cards only "
+        "to carry one out (version 3; version 2 chose among every legal move and could go "
+        "round the tableau to its limit of 2,000 moves; in the other games the two are the "
+        "same player).",
         "- **±** is half the interval's width; **budget** lists the solver's time per deal, "
         "one entry per run, each over the deals of its command below: a run with a larger "
         "budget, or with a newer solver version (`patience.solver.SOLVER_VERSION`), solves "
