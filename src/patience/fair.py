@@ -40,6 +40,7 @@ in every game but Fours Up), the older version's verdicts are kept as the newer'
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from patience.game import Game, rules_for
@@ -47,6 +48,7 @@ from patience.games import get_spec
 from patience.rules.spec import GameSpec
 from patience.rules.state import Move, State
 from patience.solver import multiset, solver_for
+from patience.solver.search import Solver
 
 POLICY_VERSION = "3"
 
@@ -143,31 +145,37 @@ def play_fair(game: str | GameSpec, deal: int, policy: FairPolicy | None = None)
     return result
 
 
-def _vote(solver: object, st: State, moves: list[Move], policy: FairPolicy,
-          rng: random.Random, result: FairResult) -> Move:
-    from patience.solver.search import Solver
-
-    assert isinstance(solver, Solver)
-    result.decisions += 1
-    votes = {str(m): 0.0 for m in moves}
-    stock_i = solver.rules.stock
+def _sample_lines(solver: Solver, st: State, policy: FairPolicy, rng: random.Random,
+                  result: FairResult) -> Iterator[tuple[State, list[str], float]]:
+    """Each position searched for a decision at ``st`` (a sampled order of the unseen stock,
+    or after a redeal the position itself), with the line its search gives and that line's
+    vote: 1 for a win, 1/2 for the line towards the most cards home."""
     if stock_known(st):  # one search of the real position, with the whole budget
         orders, nodes = [st], policy.samples * policy.nodes
     else:
-        orders = [sample_stock(st, stock_i, rng) for _ in range(policy.samples)]
+        orders = [sample_stock(st, solver.rules.stock, rng) for _ in range(policy.samples)]
         nodes = policy.nodes
     for sampled in orders:
         r = solver.probe(sampled, nodes)
         result.nodes += r.nodes
-        if r.status == "won" and r.moves and r.moves[0] in votes:
-            votes[r.moves[0]] += 1.0
-        elif r.status == "unknown" and r.best_line and r.best_line[0] in votes:
-            votes[r.best_line[0]] += 0.5
+        if r.status == "won":
+            yield sampled, r.moves, 1.0
+        elif r.status == "unknown":
+            yield sampled, r.best_line, 0.5
+
+
+def _vote(solver: Solver, st: State, moves: list[Move], policy: FairPolicy,
+          rng: random.Random, result: FairResult) -> Move:
+    result.decisions += 1
+    votes = {str(m): 0.0 for m in moves}
+    for _, line, weight in _sample_lines(solver, st, policy, rng, result):
+        if line and line[0] in votes:
+            votes[line[0]] += weight
     best = max(votes.values())
     return next(m for m in moves if votes[str(m)] == best)
 
 
-def _play_images(g: Game, solver: object, images: multiset.MultisetGame, policy: FairPolicy,
+def _play_images(g: Game, solver: Solver, images: multiset.MultisetGame, policy: FairPolicy,
                  rng: random.Random, result: FairResult) -> None:
     """Play where the tableau is a multiset (Fours Up; docs/solver.md, "The tableau as a
     multiset"): which pile holds a card does not matter, only which cards are home, in the
@@ -175,9 +183,6 @@ def _play_images(g: Game, solver: object, images: multiset.MultisetGame, policy:
     of the tableau.  So the player chooses among the image's moves (a card home, the
     waste's top to the tableau, a card played back, the deal), never returns to an image
     it has seen, and rearranges the tableau only to carry out the move chosen."""
-    from patience.solver.search import Solver
-
-    assert isinstance(solver, Solver)
     rules = solver.rules
     img = images.image(g.state)
     assert img is not None
@@ -208,30 +213,14 @@ def _play_images(g: Game, solver: object, images: multiset.MultisetGame, policy:
             seen.add(reached)
 
 
-def _vote_images(solver: object, images: multiset.MultisetGame, st: State,
+def _vote_images(solver: Solver, images: multiset.MultisetGame, st: State,
                  fresh: list[tuple[list[multiset.Event], bytes]], policy: FairPolicy,
                  rng: random.Random, result: FairResult) -> list[multiset.Event]:
     """The image move that most sampled orders of the stock win with: a sample's vote goes
     to the move of the image that its line makes first."""
-    from patience.solver.search import Solver
-
-    assert isinstance(solver, Solver)
     result.decisions += 1
     votes = [0.0] * len(fresh)
-    if stock_known(st):
-        orders, nodes = [st], policy.samples * policy.nodes
-    else:
-        orders = [sample_stock(st, solver.rules.stock, rng) for _ in range(policy.samples)]
-        nodes = policy.nodes
-    for sampled in orders:
-        r = solver.probe(sampled, nodes)
-        result.nodes += r.nodes
-        if r.status == "won":
-            line, weight = r.moves, 1.0
-        elif r.status == "unknown":
-            line, weight = r.best_line, 0.5
-        else:
-            continue
+    for sampled, line, weight in _sample_lines(solver, st, policy, rng, result):
         first = _first_image_move(solver, sampled, line, fresh)
         if first is not None:
             votes[first] += weight
@@ -241,14 +230,11 @@ def _vote_images(solver: object, images: multiset.MultisetGame, st: State,
     return fresh[votes.index(best)][0]
 
 
-def _first_image_move(solver: object, sampled: State, line: list[str],
+def _first_image_move(solver: Solver, sampled: State, line: list[str],
                       fresh: list[tuple[list[multiset.Event], bytes]]) -> int | None:
     """Which of ``fresh`` (the moves of the image of the real position) the first move of
     ``line`` that changes the image of ``sampled`` is, or None.  The sample has its own
     stock order, so its images are matched on its own game of images."""
-    from patience.solver.search import Solver
-
-    assert isinstance(solver, Solver)
     rules = solver.rules
     own = multiset.MultisetGame(rules, sampled)
     start = own.image(sampled)
