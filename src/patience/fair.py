@@ -192,8 +192,6 @@ def _play_images(g: Game, solver: Solver, images: multiset.MultisetGame, policy:
         if rules.is_won(st):
             result.won = True
             return
-        img = images.image(st)
-        assert img is not None
         events, _ = images.settle(img)  # the safe moves of the image
         if not events:
             # each move with the safe moves after it; one whose image after them was seen
@@ -211,6 +209,7 @@ def _play_images(g: Game, solver: Solver, images: multiset.MultisetGame, policy:
             reached = images.image(g.state)
             assert reached is not None
             seen.add(reached)
+            img = reached
 
 
 def _vote_images(solver: Solver, images: multiset.MultisetGame, st: State,
@@ -245,8 +244,6 @@ def _first_image_move(solver: Solver, sampled: State, line: list[str],
         st = rules.apply(st, Move.parse(text))
         img = own.image(st)
         if img != start:
-            for i, (evs, _) in enumerate(fresh):
-                if any(nxt == img for e, nxt in own.moves(start) if e == evs[0]):
-                    return i
-            return None
+            made = {e for e, nxt in own.moves(start) if nxt == img}
+            return next((i for i, (evs, _) in enumerate(fresh) if evs[0] in made), None)
     return None
