@@ -303,6 +303,10 @@ static int push_frame(Search *s, Img m) {
             Img t = s->succ[i - 1]; s->succ[i - 1] = s->succ[j]; s->succ[j] = t;
         }
     }
+    /* the line of the table each successor will be looked up in, fetched now: the
+     * lookups of a frame's successors then overlap their waits for memory */
+    for (size_t i = from; i < s->nsucc; i++)
+        __builtin_prefetch(&s->seen.v[img_hash(&s->succ[i]) & (s->seen.cap - 1)]);
     s->stack[s->depth].img = m;
     s->stack[s->depth].next = from;
     s->stack[s->depth].end = s->nsucc;

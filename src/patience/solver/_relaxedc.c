@@ -66,6 +66,10 @@ static inline int set_has(const StateSet *s, RState k) {
     }
 }
 
+static inline void set_prefetch(const StateSet *s, RState k) {
+    __builtin_prefetch(&s->slots[mix64(k.a ^ mix64(k.b)) & (s->cap - 1)]);
+}
+
 static int set_grow(StateSet *s);
 
 /* 1 added, 0 present already, -1 out of memory */
@@ -222,6 +226,7 @@ typedef struct {
     int max_component;
     size_t max_states;
     int disabled;
+    int probe;  /* component() makes no new component, and says -4 (dfs_push) */
     ShapeMap shapes;
     Component *comps;
     int ncomps, capcomps;
@@ -285,6 +290,7 @@ static int reversible(const Relaxed *r, uint64_t shape, int lapsed, uint64_t *ou
 static int32_t component(Relaxed *r, uint64_t shape) {
     int32_t id = map_get(&r->shapes, shape);
     if (id >= 0) return id;
+    if (r->probe) return -4;  /* a new component, not made now (dfs_push) */
     if (r->disabled) return -1;
     /* depth-first over reversible moves; seen_buf holds the members found */
     StateSet seen;
@@ -798,7 +804,12 @@ static double now(int cpu) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-typedef struct { RState st; size_t next, end; } Frame;
+/* a frame: its position, its successors (``next`` .. ``end`` in Dfs.succ), and its number
+ * in search_cyclic */
+typedef struct { RState st; size_t next, end; int64_t ix; } Frame;
+
+/* a successor in Dfs.succ whose safe moves are still to be made (see dfs_push) */
+#define RAW (1ULL << 63)
 
 typedef struct {  /* a depth-first search's stack, its successors and its budget */
     Frame *stack;
@@ -822,6 +833,30 @@ static int dfs_push(Relaxed *r, Dfs *d, RState s) {
     size_t from = d->succ.n;
     int err = successors(r, s.a, s.b, &d->succ);
     if (err < 0) return err;
+    /* each successor once, first occurrences in order (relaxed.py, successors): a second
+     * copy would find the first one searched already */
+    size_t kept = from;
+    for (size_t i = from; i < d->succ.n; i++) {
+        RState x = d->succ.v[i];
+        size_t j = from;
+        while (j < kept && (d->succ.v[j].a != x.a || d->succ.v[j].b != x.b)) j++;
+        if (j == kept) d->succ.v[kept++] = x;
+    }
+    d->succ.n = kept;
+    /* the safe moves of each successor now, and the line of the table it will be looked up
+     * in fetched early: the lookups then overlap their waits for memory.  Only where the
+     * safe moves reach known components: a new one is made when the successor is reached,
+     * as before (components are numbered in the order they are made, and one too large
+     * abandons the relaxation).  The others are marked RAW and finish their safe moves
+     * then; one stopped part way ends where it would have, safe moves being a chain. */
+    r->probe = 1;
+    for (size_t i = from; i < kept; i++) {
+        RState *x = &d->succ.v[i];
+        int e = autoplay(r, &x->a, &x->b);
+        if (e < 0) { x->a |= RAW; continue; }
+        set_prefetch(&r->lost, *x);
+    }
+    r->probe = 0;
     d->stack[d->depth].st = s;
     d->stack[d->depth].next = from;
     d->stack[d->depth].end = d->succ.n;
@@ -880,7 +915,10 @@ static int search_acyclic(Relaxed *r, RState root, Dfs *d, RState *last) {
             continue;
         }
         RState nx = d->succ.v[f->next++];
-        if ((err = autoplay(r, &nx.a, &nx.b)) < 0) return err;
+        if (nx.a & RAW) {
+            nx.a &= ~RAW;
+            if ((err = autoplay(r, &nx.a, &nx.b)) < 0) return err;
+        }
         if (set_has(&r->lost, nx)) continue;
         if (r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b)) {
             if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) return -2;
@@ -998,6 +1036,7 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
                 if (!err) err = -2;
                 break;
             }
+            d->stack[d->depth - 1].ix = ix;
             nx.a = UINT64_MAX;
             if (states.n > 1) {
                 int spent = dfs_spent(r, d);
@@ -1009,7 +1048,7 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
         if (!d->depth) break;
         Frame *f = &d->stack[d->depth - 1];
         if (f->next == f->end) {
-            int64_t me = imap_get(&index, f->st);
+            int64_t me = f->ix;
             int64_t lw = low.v[me];
             if (lw == me) {  /* a finished component: lost */
                 for (;;) {
@@ -1022,17 +1061,20 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
             }
             dfs_pop(d);
             if (d->depth) {  /* (a finished component's lowlink is above the parent's) */
-                int64_t parent = imap_get(&index, d->stack[d->depth - 1].st);
+                int64_t parent = d->stack[d->depth - 1].ix;
                 if (lw < low.v[parent]) low.v[parent] = lw;
             }
             continue;
         }
         RState c = d->succ.v[f->next++];
-        if ((err = autoplay(r, &c.a, &c.b)) < 0) break;
+        if (c.a & RAW) {
+            c.a &= ~RAW;
+            if ((err = autoplay(r, &c.a, &c.b)) < 0) break;
+        }
         if (set_has(&r->lost, c)) continue;
         int64_t seen = imap_get(&index, c);
         if (seen >= 0) {
-            int64_t me = imap_get(&index, f->st);
+            int64_t me = f->ix;
             if (low.v[seen] >= 0 && seen < low.v[me]) low.v[me] = seen;
             continue;
         }

@@ -326,7 +326,7 @@ class RelaxedSearch:
         if self.space is Space.VACANCY:
             fills = self._vacancy_fills(st)
             if fills is not None:
-                return fills
+                return list(dict.fromkeys(fills))
         comp = self.component(canon)
         out: list[RState] = []
         if waste:
@@ -384,7 +384,10 @@ class RelaxedSearch:
                 out.append((sl - 1, waste, h, self.component(
                     tuple(sorted((*canon, (self.rel(card), 1))))).canon))
             out.append((sl - 1, (*waste, card), h, canon))
-        return out
+        # each successor once, first occurrences in order: several moves often reach the
+        # same relaxed position (identical piles, the same shape after a removal), and a
+        # second copy would only find the first one searched already (docs/solver.md)
+        return list(dict.fromkeys(out))
 
     def safe(self, st: RState) -> RState | None:
         """A move made without branching (docs/solver.md, "Safe moves"): the waste top
