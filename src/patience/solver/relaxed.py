@@ -322,11 +322,18 @@ class RelaxedSearch:
         return fills
 
     def successors(self, st: RState) -> list[RState]:
+        """Each successor once, first occurrences in order: several moves often reach the
+        same relaxed position (identical piles, the same shape after a removal, vacancy
+        fills from equal piles), and a second copy would only find the first one searched
+        already (docs/solver.md, "Each successor once")."""
+        return list(dict.fromkeys(self._moves(st)))
+
+    def _moves(self, st: RState) -> list[RState]:
         sl, waste, h, canon = st
         if self.space is Space.VACANCY:
             fills = self._vacancy_fills(st)
             if fills is not None:
-                return list(dict.fromkeys(fills))
+                return fills
         comp = self.component(canon)
         out: list[RState] = []
         if waste:
@@ -384,10 +391,7 @@ class RelaxedSearch:
                 out.append((sl - 1, waste, h, self.component(
                     tuple(sorted((*canon, (self.rel(card), 1))))).canon))
             out.append((sl - 1, (*waste, card), h, canon))
-        # each successor once, first occurrences in order: several moves often reach the
-        # same relaxed position (identical piles, the same shape after a removal), and a
-        # second copy would only find the first one searched already (docs/solver.md)
-        return list(dict.fromkeys(out))
+        return out
 
     def safe(self, st: RState) -> RState | None:
         """A move made without branching (docs/solver.md, "Safe moves"): the waste top
