@@ -20,19 +20,16 @@ import patience
 from helpers import GAME_IDS, PART_A, game_at, rules_of, won_state
 from patience import Game, GameSpec, IllegalMove
 from patience.games import get_spec
-from patience.rules.state import Move, State
 from patience.solver import (
     LOST,
     UNKNOWN,
     WON,
     SolveResult,
-    clock,
     hint,
     solve,
     solver_for,
     winnable_deal,
 )
-from patience.solver.search import Solver
 
 SWEEP_DEALS = range(1, 9)
 SWEEP_SECONDS = 1.0
@@ -464,52 +461,3 @@ def test_the_plan_search_wins_a_deal_the_other_searches_leave_undecided() -> Non
     r = solve(Game(spec, deal=1), max_nodes=100_000)
     assert r.status == WON
     assert_wins(Game(spec, deal=1), r.moves)
-
-
-def _line_to(solver: Solver, st: State, line: Sequence[str], stock_left: int) -> list[str]:
-    """The longest start of ``line`` after which the stock still holds ``stock_left``
-    cards or more."""
-    out: list[str] = []
-    for m in line:
-        st = solver.rules.apply(st, Move.parse(m))
-        if len(st.piles[solver.rules.stock]) < stock_left:
-            break
-        out.append(m)
-    return out
-
-
-@pytest.mark.parametrize("game_id", ["fours-up", "four-seasons"])
-def test_a_dive_from_a_position_of_a_winning_line_wins_through_it(game_id: str) -> None:
-    # docs/solver.md, "Dives": at the end of the budget the best line's positions are
-    # solved again; a position on a winning line is won, and the dive's line is the line
-    # to it followed by its own winning line, which replays from the opening
-    spec = get_spec(game_id)
-    solver = solver_for(spec)
-    deal = EASY_WIN[game_id]
-    first = solve(Game(spec, deal=deal), max_seconds=10)
-    assert first.status == WON
-    st = solver.rules.initial_state(deal)
-    prefix = _line_to(solver, st, first.moves, 10)
-    assert 0 < len(prefix) < len(first.moves)
-    result = SolveResult(UNKNOWN, best_line=prefix, best_progress=1)
-    solver._dive(st, result, clock.now() + 10)
-    assert result.status == WON
-    assert result.moves[:len(prefix)] == prefix
-    assert result.best_line == result.moves
-    assert_wins(Game(spec, deal=deal), result.moves)
-
-
-def test_a_dive_without_budget_or_line_changes_nothing() -> None:
-    # docs/solver.md, "Dives": a dive proves nothing about the position it starts from,
-    # and with no time left, or no best line, none is made
-    spec = get_spec("fours-up")
-    solver = solver_for(spec)
-    assert solver.dives
-    st = solver.rules.initial_state(EASY_WIN["fours-up"])
-    first = solve(Game(spec, deal=EASY_WIN["fours-up"]), max_seconds=10)
-    assert first.status == WON
-    for line, deadline in ((first.moves[:20], clock.now()), ([], clock.now() + 5)):
-        result = SolveResult(UNKNOWN, best_line=list(line), best_progress=3)
-        solver._dive(st, result, deadline)
-        assert (result.status, result.moves, result.nodes) == (UNKNOWN, [], 0)
-        assert (result.best_line, result.best_progress) == (list(line), 3)

@@ -11,6 +11,7 @@ tests/test_solver_exhaustive.py.
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -32,6 +33,8 @@ SMALL = rules_for(get_spec("fours-up").reduced(decks=1, foundations=4, tableau=2
 THREE = rules_for(get_spec("fours-up").reduced(decks=1, foundations=4, tableau=3, ranks=6))
 #: one pile and five ranks: about a quarter of the deals are lost
 ONE = rules_for(get_spec("fours-up").reduced(decks=1, foundations=4, tableau=1, ranks=5))
+#: two decks (two foundations a suit, two copies of each card), two piles, five ranks
+TWO_DECKS = rules_for(get_spec("fours-up").reduced(tableau=2, ranks=5))
 
 
 def test_applies_to_fours_up_alone() -> None:
@@ -217,3 +220,117 @@ def test_the_compiled_search_is_the_search_in_python_in_fours_up(deal: int) -> N
     assert python == compiled
     python, compiled = both_searches(FULL, random_position(FULL, deal, 60, deal), 20_000)
     assert python == compiled
+
+
+def configurations(game: MultisetGame, sl: int, waste: bytes) -> list[bytes]:
+    """Every image with stock length ``sl`` and ``waste`` whose foundations the cards out of
+    the stock and the waste allow (each slot's cards there), and whose tableau fits in
+    the piles: every image a position with that stock and waste can have."""
+    nr = game.nr
+    u = list(game.outside[sl])
+    for k in waste:
+        u[k] -= 1
+    per_suit = []
+    for su, group in enumerate(game.groups):
+        options = []
+        for heights in itertools.combinations_with_replacement(range(1, nr + 1), len(group)):
+            if all(sum(h > r for h in heights) <= u[4 * r + su] for r in range(1, nr)):
+                options.append(bytes(heights))
+        per_suit.append(options)
+    out = []
+    for parts in itertools.product(*per_suit):
+        img = bytes((sl,)) + b"".join(parts) + waste
+        if game.fewest_runs(img) <= game.piles:
+            out.append(img)
+    return out
+
+
+@pytest.mark.parametrize("rules", [TWO_DECKS, SMALL, THREE], ids=["2 decks", "2x5", "3x6"])
+def test_a_waste_card_can_leave_exactly_when_a_configuration_lets_it(rules: Rules) -> None:
+    # docs/solver.md, "Draining the waste": the test of one waste card, computed by matching
+    # foundation slots to ranks, against every configuration of the foundations (RULES A7:
+    # the waste's top goes home onto its suit's next card, or onto the tableau)
+    verdicts = {True: 0, False: 0}
+    for deal in range(1, 41):
+        for steps in (15, 30, 45, 60):
+            state = random_position(rules, deal, steps, deal * 1000 + steps)
+            game = MultisetGame(rules, state)
+            img = game.image(state)
+            assert img is not None
+            sl, waste = img[0], img[1 + game.nf:]
+            if not waste:
+                continue
+            u = list(game.outside[sl])
+            for k in waste:
+                u[k] -= 1
+            lets = any(ev[0] in ("wf", "wt") for cfg in configurations(game, sl, waste)
+                       for ev, _ in game.moves(cfg))
+            assert game.can_leave(u, waste[-1]) == lets, (deal, steps)
+            verdicts[lets] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 10, verdicts
+
+
+@pytest.mark.parametrize("rules,dead,reference", [
+    (ONE, 150, "exhaustive"), (SMALL, 5, "exhaustive"), (TWO_DECKS, 4, "images")],
+    ids=["1x5", "2x5", "2 decks"])
+def test_a_waste_that_cannot_drain_is_lost(rules: Rules, dead: int, reference: str) -> None:
+    # docs/solver.md, "Draining the waste": every position of random play whose waste the
+    # test says cannot drain is lost, by the plain exhaustive search (RULES A7); with two
+    # decks its raw space is too large, and the reference is the search over images
+    # without the test (itself checked against the exhaustive search above)
+    solver = solver_for(rules.spec)
+    found = 0
+    for deal in range(1, 121):
+        for steps in (10, 20, 30, 40):
+            state = random_position(rules, deal, steps, deal * 7 + steps)
+            game = MultisetGame(rules, state)
+            img = game.image(state)
+            assert img is not None
+            if not game.drains(img):
+                if reference == "exhaustive":
+                    verdict = exhaustive(rules, state)[0]
+                else:
+                    plain = _MultisetRun(solver, state, MultisetGame(rules, state), drain=False)
+                    verdict = plain.run(None, None)
+                assert verdict == LOST, (deal, steps)
+                found += 1
+    assert found >= dead, found
+
+
+def test_a_waste_that_cannot_drain_is_lost_in_fours_up() -> None:
+    # the same in the full game (RULES A7), against the search over images without the
+    # test, on positions late enough for it to decide
+    solver = solver_for(FULL.spec)
+    found = 0
+    for deal in range(1, 31):
+        state = FULL.initial_state(deal)
+        rng = random.Random(deal)
+        while len(state.piles[FULL.stock]) > 4 and (moves := FULL.legal_moves(state)):
+            weights = [1 if m.is_deal else 6 if m.src == "waste" and m.dst[0] == "t" else 3
+                       for m in moves]
+            state = FULL.apply(state, rng.choices(moves, weights)[0])
+        game = MultisetGame(FULL, state)
+        img = game.image(state)
+        assert img is not None
+        if not game.drains(img):
+            plain = _MultisetRun(solver, state, MultisetGame(FULL, state), restart_unit=0,
+                                 drain=False)
+            assert plain.run(None, 3_000_000) == LOST, deal
+            found += 1
+    assert found >= 15, found
+
+
+def test_fours_up_deal_6_is_won_through_the_drain_test() -> None:
+    """Deal 6 was open after 188 million images (a table of 9.2 GB) without the drain test:
+    the search went on in regions where no waste could drain.  With it, the deal is won
+    within 10,000 images, and its line replays."""
+    state = FULL.initial_state(6)
+    run = _MultisetRun(solver_for(FULL.spec), state, MultisetGame(FULL, state))
+    assert run.run(None, 10_000) == WON
+    assert run.cuts > 0
+    for m in run.line:
+        state = FULL.apply(state, m)
+    assert FULL.is_won(state)
+    plain = _MultisetRun(solver_for(FULL.spec), FULL.initial_state(6),
+                         MultisetGame(FULL, FULL.initial_state(6)), drain=False)
+    assert plain.run(None, 200_000) == UNKNOWN

@@ -103,12 +103,17 @@ static void set_del(Set *s, Img m) {
 
 typedef struct { Img img; size_t next, end; } Frame;
 
+/* a verdict of the drain test: the waste (lo, hi) at stock length sl; verdict 0: none kept */
+typedef struct { uint64_t lo, hi; uint32_t sl; uint8_t verdict; } DrainEntry;
+#define DCACHE (1 << 18)
+
 enum { UNKNOWN = 0, WON = 1, LOST = 2, FULL = 3 };
 
 typedef struct {
     PyObject_HEAD
     int nd, nr, piles, nslots, playback;
     uint8_t d[MAXD];                  /* kinds (rank·4 + suit) of D */
+    int16_t prev_same[MAXD];          /* the position before p in D of d[p]'s kind, or -1 */
     uint8_t slot_suit[MAXSLOTS], gstart[4], glen[4];
     int16_t outside[MAXD + 1][MAXK];  /* cards of each kind not in a stock of sl cards */
     Set seen;
@@ -119,6 +124,11 @@ typedef struct {
      * after the first, the successors of every image are tried in a shuffled order */
     long long restart_unit, next_restart, restarts;
     uint64_t rng;
+    /* the drain test (docs/solver.md, "Draining the waste"): on or off, its verdicts kept
+     * by stock length and waste (it reads nothing else), and the images it cut */
+    int drain;
+    DrainEntry *dcache, dlast;
+    long long cuts;
     int status, best;
     PyObject *best_path;              /* the line to the image with most cards home */
     PyObject *line;                   /* the winning line */
@@ -143,6 +153,16 @@ static inline void clear_pos(Img *m, int p) {
 
 static inline void set_pos(Img *m, int p) {
     if (p >= 64) m->hi |= 1ULL << (p - 64); else m->lo |= 1ULL << p;
+}
+
+/* where the card dealt from ``m`` goes in D: its own position, or the first one after the
+ * waste's top that holds a card of its kind (two decks: a copy dealt before it and gone
+ * from the waste), so that a waste is always the earliest positions its cards can have
+ * in D, and two images whose wastes hold the same cards are one */
+static inline int dealt_pos(const Search *s, const Img *m) {
+    int p = s->nd - SL(m), top = top_pos(m);
+    while (s->prev_same[p] > top) p = s->prev_same[p];
+    return p;
 }
 
 /* slot i one card higher (or lower), its suit's slots sorted */
@@ -220,6 +240,139 @@ static void settle(const Search *s, Img *m, int waste_only) {
     }
 }
 
+
+/* ---------------------------------------------------------------- draining the waste
+ * (docs/solver.md, "Draining the waste").  ``u`` counts the cards of each kind in the
+ * tableau or home.  A configuration of the foundations is the height of each slot; with
+ * the tableau every other card of ``u``, it needs m = Σ_r max(0, e(r) − t(r)) runs, where
+ * e(r) = c(r) − c(r+1) for the cards c(r) of rank r in ``u`` and t(r) is the number of
+ * slots whose top card has rank r.  A slot is a token whose top rank may be anything up
+ * to a limit that ``u`` sets (the cards below it must be there), so the fewest runs over
+ * every configuration are Σ_r max(0, e(r)) less a greedy matching of tokens to ranks. */
+
+/* tokens (top-rank limits ``lim``) matched to ranks 1..nr-1 with ``cap`` places each */
+static int match(int nr, const int *cap, const int *lim, int n) {
+    int l[2 * MAXSLOTS], c[MAXR];
+    memcpy(l, lim, (size_t)n * sizeof(int));
+    memcpy(c, cap, (size_t)nr * sizeof(int));
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { int t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
+    int got = 0;
+    for (int i = 0; i < n; i++)
+        for (int r = l[i] < nr - 1 ? l[i] : nr - 1; r >= 1; r--)
+            if (c[r] > 0) { c[r]--; got++; break; }
+    return got;
+}
+
+/* the top-rank limit of each slot of suit ``su`` (sorted slots: the j-th lowest may hold
+ * cards up to where ``u`` has at most glen - 1 - j of a rank), into ``lim`` */
+static int suit_limits(const Search *s, const int *u, int su, int *lim) {
+    int g = s->glen[su];
+    for (int j = 0; j < g; j++) {
+        int h = s->nr;
+        for (int r = 1; r < s->nr; r++)
+            if (u[r * 4 + su] <= g - 1 - j) { h = r; break; }
+        lim[j] = h - 1;
+    }
+    return g;
+}
+
+/* can waste card ``w`` leave the waste, to a foundation or to the tableau, under some
+ * configuration of the foundations that ``u`` (not counting ``w``) allows? */
+static int can_leave(const Search *s, const int *u, int w) {
+    int nr = s->nr, r0 = w >> 2, s0 = w & 3;
+    int c[MAXR + 1], e[MAXR], cap[MAXR], base = 0;
+    for (int r = 0; r < nr; r++) c[r] = u[4 * r] + u[4 * r + 1] + u[4 * r + 2] + u[4 * r + 3];
+    c[nr] = 0;
+    cap[0] = 0;
+    for (int r = 1; r < nr; r++) {
+        e[r] = c[r] - c[r + 1];
+        cap[r] = e[r] > 0 ? e[r] : 0;
+        base += cap[r];
+    }
+    int lim[MAXSLOTS], n = 0, own[2], nown = 0;
+    for (int su = 0; su < 4; su++) {
+        int l[2], g = suit_limits(s, u, su, l);
+        for (int j = 0; j < g; j++) lim[n++] = l[j];
+        if (su == s0) { for (int j = 0; j < g; j++) own[j] = l[j]; nown = g; }
+    }
+    /* home: a slot of its suit with top rank r0 - 1 */
+    if (r0 - 1 <= own[nown - 1]) {
+        int rest[MAXSLOTS], k = 0, c2[MAXR], got = 0;
+        for (int su = 0, i = 0; su < 4; su++)
+            for (int j = 0; j < s->glen[su]; j++, i++)
+                if (su != s0) rest[k++] = lim[i];
+        if (nown == 2) rest[k++] = r0 - 1 <= own[0] ? own[1] : own[0];
+        memcpy(c2, cap, sizeof c2);
+        if (r0 - 1 >= 1 && c2[r0 - 1] > 0) { c2[r0 - 1]--; got = 1; }
+        if (base - got - match(nr, c2, rest, k) <= s->piles) return 1;
+    }
+    int fewest = base - match(nr, cap, lim, n);
+    if (fewest < s->piles) return 1;   /* loose: a space can be made */
+    if (fewest > s->piles || r0 + 1 >= nr) return 0;
+    /* full: a pile must end in a rank r0+1 card, n(r0+1) > n(r0), i.e. t(r0) > e(r0) */
+    int q = e[r0] + 1;
+    if (q <= 0) return 1;
+    int order[MAXSLOTS], taken[MAXSLOTS] = {0}, k = 0;
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && lim[order[j - 1]] > lim[order[j]]; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    for (int i = 0; i < n && k < q; i++)
+        if (lim[order[i]] >= r0) { taken[order[i]] = 1; k++; }
+    if (k < q) return 0;
+    int rest[MAXSLOTS], nrest = 0, c2[MAXR];
+    for (int i = 0; i < n; i++) if (!taken[i]) rest[nrest++] = lim[i];
+    memcpy(c2, cap, sizeof c2);
+    c2[r0] = 0;
+    return base - cap[r0] - match(nr, c2, rest, nrest) <= s->piles;
+}
+
+/* 1 when every waste card can leave in turn, from the top down: the card at position i
+ * leaves when the cards above it have, and so have the stock's cards dealt by then, which
+ * lie above it; each test may take more of the stock than the one before */
+static int drains(const Search *s, const Img *m) {
+    int u[MAXK], nk = 4 * s->nr, sl = SL(m), next = s->nd - sl, end = s->nd;
+    const int16_t *o = s->outside[sl];
+    for (int k = 0; k < nk; k++) u[k] = o[k];
+    uint64_t x = m->lo;
+    while (x) { u[s->d[__builtin_ctzll(x)]]--; x &= x - 1; }
+    x = m->hi;
+    while (x) { u[s->d[64 + __builtin_ctzll(x)]]--; x &= x - 1; }
+    for (int p = top_pos(m); p >= 0; p--) {
+        if (!(p < 64 ? (m->lo >> p) & 1 : (m->hi >> (p - 64)) & 1)) continue;
+        int w = s->d[p];
+        while (!can_leave(s, u, w)) {
+            if (next >= end) return 0;
+            u[s->d[next++]]++;
+        }
+        u[w]++;
+    }
+    return 1;
+}
+
+static inline DrainEntry *drain_slot(const Search *s, const Img *m) {
+    uint64_t key = mix64(m->lo ^ mix64(m->hi ^ mix64((uint64_t)SL(m) + 0x51)));
+    return &s->dcache[key & (DCACHE - 1)];
+}
+
+/* the drain test's verdict for ``m`` (1: it drains), kept by stock length and waste; most
+ * images share them with the image searched before (a card home or played back leaves
+ * the stock and the waste as they were), so that one is looked at first */
+static int drains_kept(Search *s, const Img *m) {
+    DrainEntry *e = &s->dlast;
+    if (!(e->verdict && e->lo == m->lo && e->hi == m->hi && e->sl == (uint32_t)SL(m))) {
+        e = drain_slot(s, m);
+        if (!(e->verdict && e->lo == m->lo && e->hi == m->hi && e->sl == (uint32_t)SL(m))) {
+            int v = drains(s, m);
+            e->lo = m->lo; e->hi = m->hi; e->sl = (uint32_t)SL(m); e->verdict = v ? 1 : 2;
+        }
+        s->dlast = *e;
+    }
+    return e->verdict == 1;
+}
+
 static int push_succ(Search *s, Img m, int waste_only) {
     settle(s, &m, waste_only);
     if (s->nsucc == s->succcap) {
@@ -279,7 +432,7 @@ static int successors(Search *s, const Img *m) {
     int sl = SL(m);
     if (sl) {  /* the deal */
         Img x = *m;
-        set_pos(&x, s->nd - sl);
+        set_pos(&x, dealt_pos(s, m));
         x.c = (x.c & ~0xffULL) | (uint64_t)(sl - 1);
         if (push_succ(s, x, 1) < 0) return -1;
     }
@@ -305,8 +458,12 @@ static int push_frame(Search *s, Img m) {
     }
     /* the line of the table each successor will be looked up in, fetched now: the
      * lookups of a frame's successors then overlap their waits for memory */
-    for (size_t i = from; i < s->nsucc; i++)
+    for (size_t i = from; i < s->nsucc; i++) {
         __builtin_prefetch(&s->seen.v[img_hash(&s->succ[i]) & (s->seen.cap - 1)]);
+        if (s->drain && (s->succ[i].lo != m.lo || s->succ[i].hi != m.hi
+                         || SL(&s->succ[i]) != SL(&m)))
+            __builtin_prefetch(drain_slot(s, &s->succ[i]));
+    }
     s->stack[s->depth].img = m;
     s->stack[s->depth].next = from;
     s->stack[s->depth].end = s->nsucc;
@@ -347,6 +504,7 @@ static double now(int cpu) {
 
 static void Search_free_tables(Search *s) {
     free(s->seen.v); s->seen.v = NULL; s->seen.cap = 0;
+    free(s->dcache); s->dcache = NULL;
     free(s->stack); s->stack = NULL; s->cap = s->depth = 0;
     free(s->succ); s->succ = NULL; s->succcap = s->nsucc = 0;
 }
@@ -367,18 +525,18 @@ static int read_bytes(PyObject *o, const char *what, uint8_t *out, int max) {
 }
 
 /* Search(*, d, waste, total, slot_suits, heights, ranks, piles, playback, max_states,
- *        restart_unit=0, seed=1) */
+ *        restart_unit=0, seed=1, drain=False) */
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"d", "waste", "total", "slot_suits", "heights", "ranks", "piles",
-                             "playback", "max_states", "restart_unit", "seed", NULL};
+                             "playback", "max_states", "restart_unit", "seed", "drain", NULL};
     PyObject *d, *total, *suits, *heights;
-    int waste, nr, piles, playback;
+    int waste, nr, piles, playback, drain = 0;
     Py_ssize_t max_states;
     long long restart_unit = 0;
     unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiSSSiipn|LK", kwlist, &d, &waste, &total,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "SiSSSiipn|LKp", kwlist, &d, &waste, &total,
                                      &suits, &heights, &nr, &piles, &playback, &max_states,
-                                     &restart_unit, &seed))
+                                     &restart_unit, &seed, &drain))
         return -1;
     s->restart_unit = restart_unit > 0 ? restart_unit : 0;
     s->restarts = 0;
@@ -406,12 +564,29 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         s->glen[ss[i]]++;
     }
     for (int su = 0, a = 0; su < 4; su++) { s->gstart[su] = (uint8_t)a; a += s->glen[su]; }
+    for (int su = 0; su < 4 && drain; su++)
+        if (s->glen[su] < 1 || s->glen[su] > 2) {
+            PyErr_SetString(PyExc_ValueError, "drain: one or two foundations a suit");
+            return -1;
+        }
+    for (int p = 0; p < nd; p++) {
+        s->prev_same[p] = -1;
+        for (int q = p - 1; q >= 0; q--)
+            if (s->d[q] == s->d[p]) { s->prev_same[p] = (int16_t)q; break; }
+    }
     /* outside[sl]: every card but those of a stock of sl cards, the last sl of D */
     for (int sl = 0; sl <= nd; sl++) {
         for (int k = 0; k < 4 * nr; k++) s->outside[sl][k] = tot[k];
         for (int p = nd - sl; p < nd; p++) s->outside[sl][s->d[p]]--;
     }
     Search_free_tables(s);
+    s->drain = drain;
+    s->cuts = 0;
+    memset(&s->dlast, 0, sizeof s->dlast);
+    if (drain && !(s->dcache = calloc(DCACHE, sizeof(DrainEntry)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
     size_t max_cap = 1024;
     while (max_cap * 7 / 10 < (size_t)max_states) max_cap *= 2;
     if (set_init(&s->seen, 1 << 16, max_cap) < 0) { PyErr_NoMemory(); return -1; }
@@ -432,6 +607,11 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         return s->line ? 0 : -1;
     }
     s->best_path = path_to(s, &root);
+    if (s->best_path && s->drain && !drains_kept(s, &root)) {  /* lost at once */
+        s->cuts++;
+        s->status = LOST;
+        return 0;
+    }
     if (!s->best_path || push_frame(s, root) < 0) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return -1;
@@ -499,6 +679,8 @@ static PyObject *Search_search(Search *s, PyObject *args) {
             Py_XSETREF(s->best_path, p);
             s->best = h;
         }
+        /* an image whose waste cannot drain is lost: it stays in the table, as searched */
+        if (s->drain && !drains_kept(s, &m)) { s->cuts++; continue; }
         if (push_frame(s, m) < 0) return PyErr_NoMemory();
         if (++checks >= 64) {
             checks = 0;
@@ -549,6 +731,10 @@ static PyObject *get_restarts(Search *s, void *Py_UNUSED(c)) {
     return PyLong_FromLongLong(s->restarts);
 }
 
+static PyObject *get_cuts(Search *s, void *Py_UNUSED(c)) {
+    return PyLong_FromLongLong(s->cuts);
+}
+
 static PyGetSetDef Search_getset[] = {
     {"line", (getter)get_line, NULL, "the images of the winning line (None until won)", NULL},
     {"best", (getter)get_best, NULL, "the images of the line to the most cards home", NULL},
@@ -557,6 +743,7 @@ static PyGetSetDef Search_getset[] = {
     {"size", (getter)get_size, NULL, "images in the table", NULL},
     {"nodes", (getter)get_nodes, NULL, "images reached", NULL},
     {"restarts", (getter)get_restarts, NULL, "times the search began again from the root", NULL},
+    {"cuts", (getter)get_cuts, NULL, "images the drain test found lost", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

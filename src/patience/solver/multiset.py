@@ -83,6 +83,10 @@ class MultisetGame:
             self.group_start.append(i)
             i += len(g)
         self.nf = i
+        #: the drain test is argued for one or two foundations a suit (docs/solver.md,
+        #: "Draining the waste")
+        self.drain_applies = all(1 <= len(g) <= 2 for g in self.groups)
+        self._drains: dict[tuple[int, bytes], bool] = {}
         total = [0] * (4 * self.nr)
         for c in rules.deck():
             total[self.index(c)] += 1
@@ -127,10 +131,12 @@ class MultisetGame:
         return bytes((len(p[rules.stock]),)) + bytes(heights) + \
             bytes(self.index(c) for c in p[rules.waste])
 
-    def compiled(self, img: Image, restart_unit: int = RESTART_UNIT) -> _multisetc.Search | None:
+    def compiled(self, img: Image, restart_unit: int = RESTART_UNIT,
+                 drain: bool = True) -> _multisetc.Search | None:
         """The compiled search from ``img`` (None where it is not built or does not fit),
         restarting after ``restart_unit`` images and the Luby sequence's multiples (0:
-        never, the same search as the one in Python)."""
+        never, the same search as the one in Python), cutting the images whose waste
+        cannot drain (``drain`` and ``drain_applies``)."""
         if _multisetc is None:
             return None
         nf = self.nf
@@ -142,7 +148,8 @@ class MultisetGame:
                                  slot_suits=bytes(self.slot_suit), heights=img[1:1 + nf],
                                  ranks=self.nr, piles=self.piles,
                                  playback=self.rules.spec.playback,
-                                 max_states=MAX_COMPILED_IMAGES, restart_unit=restart_unit)
+                                 max_states=MAX_COMPILED_IMAGES, restart_unit=restart_unit,
+                                 drain=drain and self.drain_applies)
 
     def won(self, img: Image) -> bool:
         nr = self.nr
@@ -294,6 +301,88 @@ class MultisetGame:
             i = j
         return events
 
+    # ------------------------------------------------------------ draining the waste
+    def drains(self, img: Image) -> bool:
+        """The drain test (docs/solver.md, "Draining the waste"): whether every waste card
+        can leave in turn, from the top down, each when the cards above it have left and
+        so have the stock's cards dealt by then (which lie above it).  False proves the
+        image lost.  It reads the stock's length and the waste alone."""
+        nf = self.nf
+        sl = img[0]
+        waste = img[1 + nf:]
+        kept = self._drains.get((sl, waste))
+        if kept is None:
+            kept = self._drains[sl, waste] = self._drains_now(sl, waste)
+        return kept
+
+    def _drains_now(self, sl: int, waste: bytes) -> bool:
+        u = list(self.outside[sl])
+        for k in waste:
+            u[k] -= 1
+        coming = iter(self.stock[:sl][::-1])  # the stock in the order it is dealt
+        for w in reversed(waste):
+            while not self.can_leave(u, w):
+                nxt = next(coming, None)
+                if nxt is None:
+                    return False
+                u[nxt] += 1
+            u[w] += 1
+        return True
+
+    def can_leave(self, u: list[int], w: int) -> bool:
+        """Whether waste card ``w`` can go home or to the tableau under some configuration
+        of the foundations, when ``u`` counts the cards of each kind in the tableau or home
+        (``w`` not among them).  With t(r) the slots whose top card has rank r, the tableau
+        needs m = Σ_r max(0, e(r) − t(r)) runs, e(r) = c(r) − c(r+1) for the c(r) cards of
+        rank r in ``u``; each slot is a token that may sit at any top rank up to a limit."""
+        nr, piles = self.nr, self.piles
+        r0, s0 = w >> 2, w & 3
+        c = [sum(u[4 * r:4 * r + 4]) for r in range(nr)] + [0]
+        e = [0] + [c[r] - c[r + 1] for r in range(1, nr)]
+        cap = [0] + [max(0, x) for x in e[1:]]
+        base = sum(cap)
+        limits = [self._limits(u, su) for su in range(4)]
+        tokens = [x for lims in limits for x in lims]
+        own = limits[s0]
+        if r0 - 1 <= own[-1]:  # home: a slot of its suit whose top card has rank r0 - 1
+            rest = [x for su in range(4) if su != s0 for x in limits[su]]
+            if len(own) == 2:
+                rest.append(own[1] if r0 - 1 <= own[0] else own[0])
+            c2 = list(cap)
+            got = 0
+            if r0 - 1 >= 1 and c2[r0 - 1] > 0:
+                c2[r0 - 1] -= 1
+                got = 1
+            if base - got - _match(c2, rest) <= piles:
+                return True
+        fewest = base - _match(cap, tokens)
+        if fewest < piles:
+            return True  # loose: a space can be made
+        if fewest > piles or r0 + 1 >= nr:
+            return False
+        # full: a pile must end in a rank r0+1 card, n(r0+1) > n(r0), that is t(r0) > e(r0)
+        q = e[r0] + 1
+        if q <= 0:
+            return True
+        order = sorted(range(len(tokens)), key=lambda i: tokens[i])  # stable, as in C
+        taken = [i for i in order if tokens[i] >= r0][:q]
+        if len(taken) < q:
+            return False
+        c2 = list(cap)
+        c2[r0] = 0
+        rest = [tokens[i] for i in range(len(tokens)) if i not in taken]
+        return base - cap[r0] - _match(c2, rest) <= piles
+
+    def _limits(self, u: list[int], su: int) -> list[int]:
+        """The top-rank limit of each slot of suit ``su``, lowest first: the j-th lowest of g
+        slots reaches up to the first rank of which ``u`` has at most g − 1 − j cards."""
+        g = len(self.groups[su])
+        out = []
+        for j in range(g):
+            h = next((r for r in range(1, self.nr) if u[4 * r + su] <= g - 1 - j), self.nr)
+            out.append(h - 1)
+        return out
+
     # ---------------------------------------------------------------- real moves
     def realize(self, st: State, events: list[Event]) -> tuple[list[Move], State]:
         """The real moves that carry out ``events`` from ``st`` (a position whose image the
@@ -388,3 +477,18 @@ class MultisetGame:
             m = Move(rules.ids[t], rules.ids[places[0]], depth) if places else self._merge(st)
             yield m
             st = rules.apply(st, m)
+
+
+def _match(cap: list[int], limits: list[int]) -> int:
+    """Tokens of top-rank limits ``limits`` matched greedily to ranks 1.. with ``cap``
+    places each (smallest limit first, each to the highest free rank it reaches): the
+    largest matching, since every token reaches all the ranks below its limit."""
+    c = list(cap)
+    got = 0
+    for lim in sorted(limits):
+        for r in range(min(lim, len(c) - 1), 0, -1):
+            if c[r] > 0:
+                c[r] -= 1
+                got += 1
+                break
+    return got

@@ -32,10 +32,6 @@ if TYPE_CHECKING:
     from patience.solver import _multisetc
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
-#: the share of a timed budget, at its end, that goes to dives along the best line
-DIVE_SHARE = 0.25
-#: dives start from the best line's last position with at least this many stock cards
-DIVE_CUTS = (6, 12, 18, 24, 30)
 
 
 @dataclass
@@ -560,12 +556,16 @@ class _MultisetRun(_Search):
     verdict is exact either way, and its winning line is made real move by move.  Compiled
     where it is built (``_multisetc``, the same images in the same order when
     ``restart_unit`` is 0; by default it restarts, docs/solver.md, "Restarts"), unless
-    ``compiled=False``."""
+    ``compiled=False``.  An image whose waste cannot drain is lost and not searched on
+    (docs/solver.md, "Draining the waste"), unless ``drain=False``."""
 
     def __init__(self, solver: Solver, state: State, game: multiset.MultisetGame,
-                 compiled: bool = True, restart_unit: int = multiset.RESTART_UNIT) -> None:
+                 compiled: bool = True, restart_unit: int = multiset.RESTART_UNIT,
+                 drain: bool = True) -> None:
         super().__init__(solver, state, None)
         self.game = game
+        self.drain = drain and game.drain_applies
+        self.cuts = 0
         self.visited: set[bytes] = set()
         # (the moves still to try, the image, and the events that led to it)
         self.stack: list[tuple[Iterator[tuple[list[multiset.Event], bytes]], bytes,
@@ -581,13 +581,16 @@ class _MultisetRun(_Search):
             self.full = True
             return
         if compiled:
-            self.c = game.compiled(img, restart_unit)
+            self.c = game.compiled(img, restart_unit, self.drain)
         self.first, img = game.settle(img)  # the root's safe moves (the compiled search's too)
         if self.c is not None:
             return
         self.visited.add(img)
         if game.won(img):
             self._win(self.first, [img])
+        elif self.drain and not game.drains(img):
+            self.cuts += 1
+            self.status = LOST
         else:
             self.stack.append((game.successors(img), img, self.first))
 
@@ -645,6 +648,9 @@ class _MultisetRun(_Search):
             if home > self.best_progress:
                 self.best_progress = home
                 self._best = self._path(img)
+            if self.drain and not game.drains(img):  # lost; in ``visited``, as searched
+                self.cuts += 1
+                continue
             stack.append((game.successors(img), img, events))
             checks += 1
             if checks >= 64:
@@ -665,6 +671,7 @@ class _MultisetRun(_Search):
         before = c.nodes
         status = c.search(room, seconds, clock.cpu())
         self.nodes += c.nodes - before
+        self.cuts = c.cuts
         self.best_progress = max(self.best_progress, c.best_home)
         if status == WON:
             assert c.line is not None
@@ -780,9 +787,6 @@ class Solver:
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
-        # dives along the best line at the end of a timed budget (docs/solver.md, "Dives"):
-        # in Fours Up; in the Four Seasons family they cost more late wins than they find
-        self.dives = self.multiset
         # where the key holds only the foundations' heights (suits matter nowhere), two
         # foundations of one group with the same height are one: a card sent to either
         # makes the same key (docs/solver.md, "Equivalences")
@@ -972,7 +976,7 @@ class Solver:
     # --------------------------------------------------------------- search
     def solve(self, state: State, *, max_nodes: int | None = None,
               max_seconds: float | None = None, track_memory: bool = False,
-              cpu_time: bool = False, dives: bool = True) -> SolveResult:
+              cpu_time: bool = False) -> SolveResult:
         """Decide ``state``; see docs/solver.md for the schedule.  ``max_seconds`` (and the
         result's ``seconds``) are wall time, or with ``cpu_time`` the CPU time of this thread
         (the win-rate runs: a deal gets the same search however busy the machine is).
@@ -985,13 +989,11 @@ class Solver:
            it is won or lost) and the exact searches of the game (the compiled one, where
            there is one, every other turn), until a guided one wins or an exact one or the
            relaxation decides, or the budget is spent;
-        4. in Fours Up, the last quarter of a timed budget: dives, the solver again from
-           positions of the best line (``dives=False`` leaves them out).
         """
         held: list[relaxed.RelaxedSearch | _CompiledRun] = []
         try:
             with clock.on_cpu(cpu_time):
-                return self._solve(state, max_nodes, max_seconds, track_memory, held, dives)
+                return self._solve(state, max_nodes, max_seconds, track_memory, held)
         finally:
             # the searches' suspended generators hold them in cycles: free the compiled
             # tables now rather than when the garbage collector comes round
@@ -1000,8 +1002,7 @@ class Solver:
 
     def _solve(self, state: State, max_nodes: int | None, max_seconds: float | None,
                track_memory: bool,
-               held: list[relaxed.RelaxedSearch | _CompiledRun],
-               dives: bool = True) -> SolveResult:
+               held: list[relaxed.RelaxedSearch | _CompiledRun]) -> SolveResult:
         start = clock.now()
         if track_memory:
             tracemalloc.start()
@@ -1033,7 +1034,13 @@ class Solver:
                 held.append(fast)
                 searched.append(fast)
                 first = fast
-        if first.run(share(0.1), node_share(0.1)) == WON:
+        # where the tableau is a multiset (Fours Up), the compiled search over its images,
+        # with its drain test, finds in milliseconds the wins that the guided search finds,
+        # and more: it takes every turn from the start (the guided search stays for a hint)
+        exact_first = self.exact_runs(state, dead_end) if self.multiset else None
+        images_first = exact_first is not None and isinstance(exact_first[0], _MultisetRun) \
+            and exact_first[0].c is not None
+        if not images_first and first.run(share(0.1), node_share(0.1)) == WON:
             return self._result(first, WON, start, track_memory)
         rx_run: _RelaxedRun | None = None
         compiled: _CompiledRun | None = None
@@ -1085,7 +1092,7 @@ class Solver:
             # 1-200 that were won later than 2 s, at 10 s, none of them found a win
             runs = [*(r for r in searched if r is not guided), *plans]
         exact: list[_Search] = [compiled] if compiled is not None else \
-            self.exact_runs(state, prune)
+            exact_first if exact_first is not None else self.exact_runs(state, prune)
         if compiled is not None:
             # the compiled exact search takes every other turn: it searches a hundred times
             # as many positions a turn as the searches in Python
@@ -1102,10 +1109,7 @@ class Solver:
             exact.append(rx_run)  # its loss is a proof; it never wins
             if rx_run.dry:
                 runs.remove(rx_run)
-        # the last share of a timed budget goes to dives along the best line ("Dives")
-        dives = dives and self.dives and deadline is not None and max_nodes is None
-        turns_end = share(1 - DIVE_SHARE) if dives else deadline
-        dived: SolveResult | None = None  # what the dives found, when the turns go on after
+        turns_end = deadline
         while True:
             for run in list(runs):
                 if turns_end is not None and clock.now() >= turns_end:
@@ -1140,61 +1144,7 @@ class Solver:
                     # Python gives the heuristic line, within a few hundred positions
                     guided.run(None, GUIDED_HINT_NODES)
                     best = max([best, guided], key=lambda r: r.best_progress)
-                result = self._result(best, UNKNOWN, start, track_memory, extra=others(best))
-                if dives and deadline is not None:
-                    dived = SolveResult(UNKNOWN, best_line=result.best_line,
-                                        best_progress=result.best_progress)
-                    self._dive(state, dived, deadline)
-                    if dived.status != WON and clock.now() < deadline - 0.01:
-                        # the dives' positions were decided (lost) early: the turns go on,
-                        # and their result takes what the dives found
-                        dives, turns_end = False, deadline
-                        continue
-                if dived is not None:
-                    result.nodes += dived.nodes
-                    if dived.best_progress > result.best_progress:  # (a win has them all)
-                        result.status, result.moves = dived.status, dived.moves
-                        result.best_line = dived.best_line
-                        result.best_progress = dived.best_progress
-                    result.seconds = clock.now() - start
-                return result
-
-    def _dive(self, state: State, result: SolveResult, deadline: float) -> None:
-        """Dives (docs/solver.md, "Dives"): solve again, each in an equal share of what is
-        left of the budget, from positions of the best line, the latest first (its last
-        position with at least 6 cards in the stock, then 12, 18, ...).  A position reached by
-        real moves and won makes the line to it and its winning line a winning line from
-        ``state``; a dive that does not win proves nothing about ``state``.  ``result``
-        (undecided) is updated in place: won, or with a better best line."""
-        line = [Move.parse(m) for m in result.best_line]
-        stock = self.rules.stock
-        spots: list[tuple[int, State]] = []  # (moves into the line, position)
-        st = state
-        for i, m in enumerate(line, 1):
-            st = self.rules.apply(st, m)
-            spots.append((i, st))
-        picks: list[tuple[int, State]] = []
-        for cut in DIVE_CUTS:
-            later = [sp for sp in spots if len(sp[1].piles[stock]) >= cut]
-            if later and (not picks or later[-1][0] < picks[-1][0]):
-                picks.append(later[-1])
-        for n, (i, st) in enumerate(picks):
-            left = deadline - clock.now()
-            if left <= 0.005:
-                break
-            r = self.solve(st, max_seconds=left / (len(picks) - n), cpu_time=clock.cpu(),
-                           dives=False)
-            result.nodes += r.nodes
-            prefix = [str(m) for m in line[:i]]
-            if r.status == WON:
-                result.status = WON
-                result.moves = prefix + r.moves
-                result.best_line = list(result.moves)
-                result.best_progress = self.rules.total
-                return
-            if r.best_progress > result.best_progress:
-                result.best_line = prefix + r.best_line
-                result.best_progress = r.best_progress
+                return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
 
     def _exact_result(self, run: _Search, status: str, start: float, track_memory: bool,
                       extra: int, rx: relaxed.RelaxedSearch | None) -> SolveResult:
