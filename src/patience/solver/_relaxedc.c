@@ -220,6 +220,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int n, suits, ntab, space_any, stock_to_space, refill, use_cycle, base, packets, vacancy;
+    int drain;                  /* the drain test on (docs/solver.md, "Draining the waste") */
+    struct DrainSlot *dcache;   /* its verdicts by the position's first word (lazily made) */
     int nstock;
     int stock[64];
     int stock_pos[64];
@@ -671,6 +673,132 @@ static inline int won(const Relaxed *r, uint64_t b) {
 }
 
 /* Czarina's dead-end test (keys.waste_cycle with all_home_only false) */
+/* ---------------------------------------------------------------- draining the waste
+ * (docs/solver.md, "Draining the waste"; keys.drain_test is the reference).  ``u`` counts
+ * the cards of each kind (relative rank * 4 + suit) out of the stock and the waste: the
+ * tableau and the foundations.  A configuration of the foundations (one a suit) leaves the
+ * tableau the rest, which needs m = sum_r max(0, e(r) - t(r)) runs, e(r) = c(r) - c(r+1)
+ * for the c(r) cards of rank r in ``u``, t(r) the foundations whose top card has rank r;
+ * each foundation is a token at any top rank up to its suit's first card missing. */
+
+struct DrainSlot { uint64_t a; int8_t v; };  /* v: 0 none kept, 1 drains, 2 does not */
+#define DRAIN_CACHE 65536
+
+/* tokens of top-rank limits ``lim`` matched to ranks with ``cap`` places each, smallest
+ * limit first: a largest matching, since every token reaches every rank below its own */
+static int dmatch(int n, const int *cap, const int *lim, int k) {
+    int l[MAXSUITS], c[16];
+    memcpy(l, lim, (size_t)k * sizeof(int));
+    memcpy(c, cap, (size_t)n * sizeof(int));
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { int t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
+    int got = 0;
+    for (int i = 0; i < k; i++)
+        for (int rk = l[i] < n - 1 ? l[i] : n - 1; rk >= 0; rk--)
+            if (c[rk] > 0) { c[rk]--; got++; break; }
+    return got;
+}
+
+/* can waste card ``w`` (a kind) leave the waste, home or onto the tableau, under some
+ * configuration that ``u`` allows? */
+static int dleave(const Relaxed *r, const int *u, int w) {
+    int n = r->n, suits = r->suits, piles = r->ntab, r0 = w >> 2, s0 = w & 3;
+    int c[17], e[16], cap[16], base = 0, lim[MAXSUITS];
+    for (int rk = 0; rk < n; rk++) {
+        c[rk] = 0;
+        for (int su = 0; su < suits; su++) c[rk] += u[rk * 4 + su];
+    }
+    c[n] = 0;
+    for (int rk = 0; rk < n; rk++) {
+        e[rk] = c[rk] - c[rk + 1];
+        cap[rk] = e[rk] > 0 ? e[rk] : 0;
+        base += cap[rk];
+    }
+    for (int su = 0; su < suits; su++) {
+        int b = n;
+        for (int rk = 0; rk < n; rk++) if (!u[rk * 4 + su]) { b = rk; break; }
+        lim[su] = b - 1;
+    }
+    if (r0 - 1 <= lim[s0]) {  /* home: its foundation with top rank r0 - 1 (or empty) */
+        int c2[16], rest[MAXSUITS], k = 0, got = 0;
+        memcpy(c2, cap, sizeof c2);
+        if (r0 >= 1 && c2[r0 - 1] > 0) { c2[r0 - 1]--; got = 1; }
+        for (int su = 0; su < suits; su++) if (su != s0) rest[k++] = lim[su];
+        if (base - got - dmatch(n, c2, rest, k) <= piles) return 1;
+    }
+    int fewest = base - dmatch(n, cap, lim, suits), spaces = !r->refill;
+    if (fewest > piles) return 0;
+    if (spaces && fewest < piles) return 1;  /* a space can be made */
+    if (r0 + 1 >= n) return 0;               /* nothing goes on a base-rank card */
+    /* a pile ending in rank r0+1: n(r0+1) > n(r0), t(r0) > e(r0) foundations at r0 */
+    int q = e[r0] + 1;
+    if (q <= 0) return 1;
+    int order[MAXSUITS], taken[MAXSUITS] = {0}, k = 0;
+    for (int i = 0; i < suits; i++) order[i] = i;
+    for (int i = 1; i < suits; i++)
+        for (int j = i; j > 0 && lim[order[j - 1]] > lim[order[j]]; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    for (int i = 0; i < suits && k < q; i++)
+        if (lim[order[i]] >= r0) { taken[order[i]] = 1; k++; }
+    if (k == q) {
+        int c2[16], rest[MAXSUITS], nrest = 0;
+        memcpy(c2, cap, sizeof c2);
+        c2[r0] = 0;
+        for (int i = 0; i < suits; i++) if (!taken[i]) rest[nrest++] = lim[i];
+        if (base - cap[r0] - dmatch(n, c2, rest, nrest) <= piles) return 1;
+    }
+    if (spaces) return 0;
+    /* without spaces, also: fewer runs than piles and a rank r0+1 card out of home, with at
+     * most c(r0+1) - 1 foundations whose top rank is r0+1 or more */
+    int room = c[r0 + 1] - 1;
+    if (room < 0) return 0;
+    for (int kept = 0; kept < 1 << suits; kept++) {
+        int above = 0, lims[MAXSUITS];
+        for (int i = 0; i < suits; i++) {
+            if (kept >> i & 1) { lims[i] = lim[i]; above += lim[i] > r0; }
+            else lims[i] = lim[i] < r0 ? lim[i] : r0;
+        }
+        if (above <= room && base - dmatch(n, cap, lims, suits) < piles) return 1;
+    }
+    return 0;
+}
+
+/* does the waste of ``a`` drain: can each of its cards leave, from the top down, when the
+ * cards above it have and so have the stock's cards dealt by then (which lie above it)? */
+static int drains(const Relaxed *r, uint64_t a) {
+    int u[64] = {0}, sl = SL(a);
+    uint64_t waste = WASTE(a);
+    for (int rk = 0; rk < r->n; rk++)
+        for (int su = 0; su < r->suits; su++) u[rk * 4 + su] = 1;
+    for (int i = 0; i < sl; i++) u[rel(r, r->stock[i]) * 4 + (r->stock[i] & 3)]--;
+    for (uint64_t x = waste; x; x &= x - 1) {
+        int c = r->stock[__builtin_ctzll(x)];
+        u[rel(r, c) * 4 + (c & 3)]--;
+    }
+    int next = sl - 1;  /* the stock's next card */
+    for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
+        int c = r->stock[__builtin_ctzll(x)], w = rel(r, c) * 4 + (c & 3);
+        while (!dleave(r, u, w)) {
+            if (next < 0) return 0;
+            int d = r->stock[next--];
+            u[rel(r, d) * 4 + (d & 3)]++;
+        }
+        u[w]++;
+    }
+    return 1;
+}
+
+/* 1 when the waste of ``a`` cannot drain (the position is lost); verdicts kept by ``a`` */
+static int drain_dead(Relaxed *r, uint64_t a) {
+    if (!r->drain || !WASTE(a)) return 0;
+    if (!r->dcache && !(r->dcache = calloc(DRAIN_CACHE, sizeof(struct DrainSlot))))
+        return !drains(r, a);
+    struct DrainSlot *e = &r->dcache[mix64(a) & (DRAIN_CACHE - 1)];
+    if (e->v == 0 || e->a != a) { e->a = a; e->v = drains(r, a) ? 1 : 2; }
+    return e->v == 2;
+}
+
 static int waste_cycle(const Relaxed *r, uint64_t a, uint64_t b) {
     uint64_t waste = WASTE(a);
     int n = r->n, base = r->base;
@@ -920,7 +1048,8 @@ static int search_acyclic(Relaxed *r, RState root, Dfs *d, RState *last) {
             if ((err = autoplay(r, &nx.a, &nx.b)) < 0) return err;
         }
         if (set_has(&r->lost, nx)) continue;
-        if (r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b)) {
+        if ((r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b))
+                || drain_dead(r, nx.a)) {  /* dead ends */
             if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) return -2;
             continue;
         }
@@ -1072,6 +1201,10 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
             if ((err = autoplay(r, &c.a, &c.b)) < 0) break;
         }
         if (set_has(&r->lost, c)) continue;
+        if (drain_dead(r, c.a)) {  /* a dead end */
+            if (r->lost.count < r->max_states && set_add(&r->lost, c) < 0) { err = -2; break; }
+            continue;
+        }
         int64_t seen = imap_get(&index, c);
         if (seen >= 0) {
             int64_t me = f->ix;
@@ -1112,14 +1245,14 @@ static PyObject *Relaxed_get_disabled(Relaxed *r, void *c) { (void)c; return PyB
 static int Relaxed_init(Relaxed *r, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"n", "suits", "ntab", "space_any", "stock_to_space", "refill",
                              "dead_end", "stock", "base", "max_component", "max_states",
-                             "packets", "vacancy", NULL};
+                             "packets", "vacancy", "drain", NULL};
     PyObject *stock;
     Py_ssize_t max_states;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiippppO!iin|pp", kwlist, &r->n, &r->suits,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiippppO!iin|ppp", kwlist, &r->n, &r->suits,
                                      &r->ntab, &r->space_any, &r->stock_to_space, &r->refill,
                                      &r->use_cycle, &PyTuple_Type, &stock, &r->base,
                                      &r->max_component, &max_states, &r->packets,
-                                     &r->vacancy))
+                                     &r->vacancy, &r->drain))
         return -1;
     if (r->n < 2 || r->n > 13 || r->suits < 1 || r->suits > MAXSUITS || r->ntab < 1
             || r->ntab > MAXTAB || PyTuple_GET_SIZE(stock) > 52 || max_states < 1) {
@@ -1158,6 +1291,7 @@ static void free_tables(Relaxed *r) {
     free(r->shapes.keys); free(r->shapes.vals);
     free(r->lost.slots);
     free(r->seen_buf);
+    free(r->dcache); r->dcache = NULL;
     r->comps = NULL; r->ncomps = r->capcomps = 0;
     r->shapes.keys = NULL; r->shapes.vals = NULL; r->shapes.cap = r->shapes.count = 0;
     r->lost.slots = NULL; r->lost.cap = r->lost.count = 0;
@@ -1603,15 +1737,18 @@ static int xmoves(Exact *x, const XState *s) {
     return e ? -2 : 0;
 }
 
-/* is the position dead by Czarina's dead-end test (keys.waste_cycle)?  ``a`` and ``b``
- * are set to its relaxed words, the tableau's component left out.  The test reads only the
- * waste and the foundations, which many positions share: its answers are cached by the
- * skeleton (xskeleton, never 0), a newer answer replacing an older one in its slot */
+/* is the position dead by the drain test, or by Czarina's dead-end test
+ * (keys.waste_cycle)?  ``a`` and ``b`` are set to its relaxed words, the tableau's
+ * component left out.  The tests read only the stock, the waste and the foundations, which
+ * many positions share: their answers are cached (the drain test's by stock and waste,
+ * Czarina's by the skeleton, xskeleton, never 0), a newer answer replacing an older one in
+ * its slot */
 static int xdead(Exact *x, const XState *s, uint64_t *a, uint64_t *b) {
-    const Relaxed *r = x->rx;
+    Relaxed *r = x->rx;
     *a = s->waste | ((uint64_t)s->sl << 56);
     *b = 0;
     for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
+    if (drain_dead(x->rx, *a)) return 1;  /* (its own cache, by stock and waste) */
     if (!r->use_cycle || __builtin_popcountll(s->waste) <= 1) return 0;
     uint64_t w0 = xskeleton(r, s);
     if (!x->dcache && !(x->dcache = calloc(DCACHE, sizeof(DEntry)))) return waste_cycle(r, *a, *b);

@@ -330,6 +330,152 @@ def waste_cycle(n: int, suits: int, all_home_only: bool) -> WasteCycleFn:
     return cycle
 
 
+class WasteDrain:
+    """The drain test of the Four Seasons family (docs/solver.md, "Draining the waste";
+    one deck, one foundation a suit, a tableau of runs built down regardless of suit,
+    nothing on a base-rank card).  ``spaces``: the waste's top may go into an empty pile
+    (not in Czarina, whose spaces are refilled from the stock)."""
+
+    def __init__(self, n: int, suits: int, piles: int, spaces: bool) -> None:
+        self.n, self.suits, self.piles, self.spaces = n, suits, piles, spaces
+
+    def __call__(self, coming: tuple[int, ...], waste: tuple[int, ...], base: int) -> bool:
+        """Can every card of ``waste`` (bottom to top) leave it in turn, from the top down,
+        each when the cards above it have left and so have the stock's cards dealt by then
+        (``coming``, in the order they are dealt)?  False proves the position lost."""
+        n = self.n
+        u = [1 if (k & 3) < self.suits else 0 for k in range(4 * n)]
+        for c in coming:
+            u[((c >> 2) + 1 - base) % n * 4 + (c & 3)] -= 1
+        kinds = [((c >> 2) + 1 - base) % n * 4 + (c & 3) for c in waste]
+        for k in kinds:
+            u[k] -= 1
+        j = 0
+        for w in reversed(kinds):
+            while not self.can_leave(u, w):
+                if j >= len(coming):
+                    return False
+                c = coming[j]
+                u[((c >> 2) + 1 - base) % n * 4 + (c & 3)] += 1
+                j += 1
+            u[w] += 1
+        return True
+
+    def _match(self, cap: list[int], limits: list[int]) -> int:
+        """Foundations (tokens whose top rank is at most their limit) matched to the ranks
+        of ``cap`` places each, smallest limit first: a largest matching, since every token
+        reaches every rank below its own limit."""
+        c = list(cap)
+        got = 0
+        for lim in sorted(limits):
+            for r in range(min(lim, self.n - 1), -1, -1):
+                if c[r] > 0:
+                    c[r] -= 1
+                    got += 1
+                    break
+        return got
+
+    def can_leave(self, u: list[int], w: int) -> bool:
+        """Can the waste card of kind ``w`` (relative rank · 4 + suit) go home, or onto the
+        tableau, under some configuration of the foundations that ``u`` allows (``u``: the
+        cards of each kind out of the stock and the waste, ``w`` not among them), the
+        tableau being the rest of ``u`` in at most ``piles`` runs?"""
+        n, suits, piles, match = self.n, self.suits, self.piles, self._match
+        r0, s0 = w >> 2, w & 3
+        c = [sum(u[4 * r:4 * r + suits]) for r in range(n)] + [0]
+        e = [c[r] - c[r + 1] for r in range(n)]
+        cap = [max(0, x) for x in e]
+        base = sum(cap)  # the fewest runs: base less the foundations matched
+        # a foundation's top rank is at most the one below its suit's first card not in u
+        # (-1: it holds no card)
+        lim = [next((r for r in range(n) if not u[4 * r + s]), n) - 1 for s in range(suits)]
+        if r0 - 1 <= lim[s0]:  # home: its foundation with top rank r0 - 1 (or empty)
+            c2 = list(cap)
+            got = 0
+            if r0 >= 1 and c2[r0 - 1] > 0:
+                c2[r0 - 1] -= 1
+                got = 1
+            if base - got - match(c2, [lim[s] for s in range(suits) if s != s0]) <= piles:
+                return True
+        fewest = base - match(cap, lim)
+        if fewest > piles:
+            return False
+        if self.spaces and fewest < piles:
+            return True  # a space can be made
+        if r0 + 1 >= n:
+            return False  # nothing is placed on a base-rank card
+        # a pile ending in rank r0+1: n(r0+1) > n(r0), t(r0) > e(r0) foundations at r0
+        q = e[r0] + 1
+        if q <= 0:
+            return True
+        order = sorted(range(suits), key=lambda i: lim[i])
+        taken = [i for i in order if lim[i] >= r0][:q]
+        if len(taken) == q:
+            c2 = list(cap)
+            c2[r0] = 0
+            rest = [lim[i] for i in range(suits) if i not in taken]
+            if base - cap[r0] - match(c2, rest) <= piles:
+                return True
+        if self.spaces:
+            return False
+        # without spaces, also: fewer runs than piles, and a rank r0+1 card out of home (a
+        # pile can end in it): at most c(r0+1) - 1 foundations with top rank r0+1 or more
+        room = c[r0 + 1] - 1
+        for kept in range(1 << suits):
+            if room < 0 or sum(1 for i in range(suits) if kept >> i & 1 and lim[i] > r0) > room:
+                continue
+            lims = [lim[i] if kept >> i & 1 else min(lim[i], r0) for i in range(suits)]
+            if base - match(cap, lims) < piles:
+                return True
+        return False
+
+
+def drain_applies(rules: Rules) -> bool:
+    """The Four Seasons family's drain test holds where the relaxation does: one deck, one
+    pass, a tableau of runs built down from the waste regardless of suit or in
+    alternating colours (a colour rule only adds runs), a foundation a suit."""
+    spec = rules.spec
+    return (rules.waste >= 0 and bool(rules.tab) and spec.decks == 1 and spec.passes == 1
+            and not spec.playback and spec.foundation_build is Build.SUIT
+            and spec.stock is StockKind.WASTE and spec.one_way and not spec.free_cells
+            and not rules.cell and not rules.res and spec.waste_to_tableau
+            and spec.tableau_build in (Build.ANY, Build.ALT_COLOR)
+            and len(rules.found) == spec.suits and not spec.build_on_base)
+
+
+def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
+    """The drain test (``WasteDrain``) on positions, for the Four Seasons family: True when
+    the position's waste cannot drain (it is lost); None where it does not apply."""
+    if not drain_applies(rules):
+        return None
+    spec = rules.spec
+    drains = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spec.space is not Space.AUTO)
+    stock_i, waste_i, tab = rules.stock, rules.waste, rules.tab
+    deck = spec.ranks * spec.suits
+    kept: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+
+    def dead(st: State) -> bool:
+        p = st.piles
+        waste = p[waste_i]
+        if not waste:
+            return False
+        k = (p[stock_i], waste, st.base)
+        v = kept.get(k)
+        if v is None:
+            # the argument counts every card out of the stock and the waste as in the
+            # tableau or home, and every pile as a run: a position made up otherwise (a
+            # test, a puzzle) is not judged
+            if sum(map(len, p)) != deck or \
+                    any(rules.run_length(p[t], st.base) != len(p[t]) for t in tab if p[t]):
+                return False
+            if len(kept) > 1 << 16:
+                kept.clear()
+            v = kept[k] = not drains(p[stock_i][::-1], waste, st.base)
+        return v
+
+    return dead
+
+
 def make_dead_end(rules: Rules) -> DeadEndFn | None:
     """A test that proves a position lost, for the games where docs/solver.md argues
     one; else None.

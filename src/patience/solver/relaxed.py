@@ -36,7 +36,7 @@ from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import clock
-from patience.solver.keys import waste_cycle
+from patience.solver.keys import WasteDrain, drain_applies, waste_cycle
 
 try:  # the same search compiled (setup.py); without it, the search below runs
     from patience.solver import _relaxedc
@@ -129,9 +129,12 @@ def compiles(rules: Rules) -> bool:
 class RelaxedSearch:
     """The relaxed game of one stock order and base rank (one deal).  ``compiled``:
     search with the compiled module where it covers the rules (the default), or always
-    here in Python (the reference)."""
+    here in Python (the reference).  ``drain``: cut the positions whose waste cannot drain
+    (docs/solver.md, "Draining the waste"), here and in the exact search that shares the
+    deal (the default)."""
 
-    def __init__(self, rules: Rules, root: State, compiled: bool = True) -> None:
+    def __init__(self, rules: Rules, root: State, compiled: bool = True,
+                 drain: bool = True) -> None:
         spec = rules.spec
         self.rules = rules
         self.n = spec.ranks
@@ -152,6 +155,14 @@ class RelaxedSearch:
         self.components: dict[Shape, _Component] = {}
         self._lost: set[RState] = set()  # the table of the search in Python
         self.lost: LostTable = self._lost
+        # the drain test (docs/solver.md, "Draining the waste") reads only the stock and
+        # the waste, which the relaxation keeps exactly, and holds in the relaxed game (its
+        # tableau is runs of the cards out of the stock, the waste and home); it needs the
+        # position to hold every card of the deal
+        whole = sum(map(len, root.piles)) == self.n * self.suits
+        self.drain = WasteDrain(self.n, self.suits, self.ntab, spec.space is not Space.AUTO) \
+            if drain and drain_applies(rules) and whole else None
+        self._drains: dict[tuple[int, tuple[int, ...]], bool] = {}
         self.compiled: _relaxedc.Relaxed | None = None
         if compiled and compiles(rules):
             self.compiled = _relaxedc.Relaxed(
@@ -159,7 +170,8 @@ class RelaxedSearch:
                 stock_to_space=spec.stock_to_space, refill=spec.space is Space.AUTO,
                 dead_end=spec.space is Space.AUTO, stock=tuple(self.stock), base=self.base,
                 max_component=MAX_COMPONENT, max_states=MAX_COMPILED_STATES,
-                packets=self.packets, vacancy=spec.space is Space.VACANCY)
+                packets=self.packets, vacancy=spec.space is Space.VACANCY,
+                drain=self.drain is not None)
             self.lost = _CompiledTable(self.compiled)
         # Czarina's dead-end test (docs/solver.md, "Dead ends") holds in the relaxed game
         # too: it reads only the waste and the foundations, which the relaxation keeps,
@@ -169,6 +181,16 @@ class RelaxedSearch:
         self.nodes = 0
         self.disabled = False
         self.win_path: list[RState] = []  # the last search's winning line, when it won
+
+    def drains(self, st: RState) -> bool:
+        """The drain test of a relaxed position (True where it does not apply)."""
+        if self.drain is None or not st[1]:
+            return True
+        k = (st[0], st[1])
+        v = self._drains.get(k)
+        if v is None:
+            v = self._drains[k] = self.drain(self.stock[:st[0]][::-1], st[1], self.base)
+        return v
 
     # ------------------------------------------------------------ mapping
     def rel(self, c: int) -> int:
@@ -476,8 +498,9 @@ class RelaxedSearch:
             nxt = self.autoplay(nxt)
             if nxt in lost:
                 continue
-            if (self.waste_cycle is not None and len(nxt[1]) > 1
-                    and self.waste_cycle(nxt[1], list(nxt[2]), self.base)):
+            if ((self.waste_cycle is not None and len(nxt[1]) > 1
+                    and self.waste_cycle(nxt[1], list(nxt[2]), self.base))
+                    or not self.drains(nxt)):
                 lost.add(nxt)  # a dead end
                 continue
             seen = index.get(nxt)

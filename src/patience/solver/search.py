@@ -21,7 +21,9 @@ from patience.rules.spec import Space, StockKind
 from patience.rules.state import DEAL, Move, State
 from patience.solver import clock, multiset, relaxed
 from patience.solver.keys import (
+    DeadEndFn,
     make_dead_end,
+    make_drain_dead_end,
     make_key,
     make_safe,
     make_tableau_key,
@@ -779,7 +781,15 @@ class Solver:
         self.components = bool(rules.tab) and rules.spec.decks == 1 and rules.spec.one_way
         self.vacancy = rules.spec.space is Space.VACANCY
         self.safe = make_safe(rules)
+        #: the dead-end test of the game's own rules (the fair player's probes use it)
         self.dead_end = make_dead_end(rules)
+        # a solve's searches also cut the positions whose waste cannot drain, in the Four
+        # Seasons family (docs/solver.md, "Draining the waste"); the fair player's probes,
+        # whose policy is fixed by its version, do not
+        drained = make_drain_dead_end(rules)
+        base_dead = self.dead_end
+        self.solve_dead_end: DeadEndFn | None = base_dead if drained is None else \
+            drained if base_dead is None else (lambda st: base_dead(st) or drained(st))
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
@@ -1016,7 +1026,7 @@ class Solver:
                 return int(max_nodes * frac)
             return None if deadline is not None else 200_000
 
-        dead_end = self.dead_end
+        dead_end = self.solve_dead_end
         rx: relaxed.RelaxedSearch | None = None
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)

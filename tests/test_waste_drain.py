@@ -1,0 +1,165 @@
+"""The drain test of the Four Seasons family (docs/solver.md, "Draining the waste").
+
+A waste card leaves the waste from the top, for its foundation or the tableau; when it does,
+the cards out of the stock and the waste are those out of them now, the waste's cards above
+it and the stock's cards dealt by then.  ``keys.WasteDrain`` asks, card by card from the top
+down, whether some configuration of the foundations lets each leave; when none does, the
+position is lost.  Checked here: the one-card question against every configuration, one by
+one; every position the test calls lost against the plain exhaustive search, on reductions
+of Four Seasons, Czarina and the 1883 rules; and the compiled test against this one, through
+the relaxed searches, which must search the same positions.  (Fours Up's test, with two
+foundations a suit and prefilled Fours, is in test_solver_multiset.py.)
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from patience.game import rules_for
+from patience.games import get_spec
+from patience.rules import Rules, State
+from patience.rules.spec import Space
+from patience.solver import LOST, relaxed
+from patience.solver.keys import WasteDrain, drain_applies, make_drain_dead_end
+from test_solver_exhaustive import exhaustive, random_positions
+
+
+def kinds_out(rules: Rules, st: State) -> tuple[list[int], list[int]]:
+    """``(u, waste)``: the cards of each kind (relative rank · 4 + suit) out of the stock and
+    the waste, and the waste's kinds, bottom to top."""
+    n = rules.spec.ranks
+
+    def kind(c: int) -> int:
+        return ((c >> 2) + 1 - st.base) % n * 4 + (c & 3)
+
+    u = [1 if (k & 3) < rules.spec.suits else 0 for k in range(4 * n)]
+    for c in st.piles[rules.stock] + st.piles[rules.waste]:
+        u[kind(c)] -= 1
+    return u, [kind(c) for c in st.piles[rules.waste]]
+
+
+def lets_leave(rules: Rules, u: list[int], w: int) -> bool:
+    """Whether some configuration of the foundations allowed by ``u`` lets waste card ``w``
+    leave, configuration by configuration: a foundation's height h holds its suit's ranks
+    below h (all in ``u``); the tableau, the rest of ``u``, has n(r) cards of rank r and
+    needs m = Σ_r max(0, n(r) − n(r+1)) runs, at most one a pile.  The card goes home onto
+    its suit's foundation of height r0; onto the tableau into a space (where the player may
+    fill one) when m is below the piles, or onto a pile ending in rank r0+1: n(r0+1) >
+    n(r0), or with fewer runs than piles, a rank r0+1 card out of home."""
+    spec = rules.spec
+    n, suits, piles = spec.ranks, spec.suits, len(rules.tab)
+    spaces = spec.space is not Space.AUTO
+    r0, s0 = w >> 2, w & 3
+    heights = [[h for h in range(n + 1) if all(u[4 * r + s] for r in range(h))]
+               for s in range(suits)]
+    for hs in itertools.product(*heights):
+        t = [sum(u[4 * r + s] for s in range(suits)) - sum(1 for h in hs if h > r)
+             for r in range(n)] + [0]
+        m = sum(max(0, t[r] - t[r + 1]) for r in range(n))
+        if m > piles:
+            continue
+        if hs[s0] == r0:
+            return True
+        if spaces and m < piles:
+            return True
+        if r0 + 1 < n and (t[r0 + 1] > t[r0] or (m < piles and t[r0 + 1] >= 1)):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(("game", "params"), [
+    ("four-seasons", {"ranks": 6, "tableau": 2}), ("czarina", {"ranks": 6, "tableau": 2}),
+    ("four-seasons-1883", {"ranks": 6, "tableau": 3}), ("czarina", {})])
+def test_a_card_can_leave_exactly_when_a_configuration_lets_it(game: str,
+                                                              params: dict[str, int]) -> None:
+    # RULES A1-A3: the question for one card, answered by matching foundations to ranks,
+    # against every configuration of the foundations
+    spec = get_spec(game).reduced(**params) if params else get_spec(game)
+    rules = rules_for(spec)
+    drain = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spec.space is not Space.AUTO)
+    verdicts = {True: 0, False: 0}
+    for st in random_positions(rules, range(1, 16 if params else 4), seed=11):
+        u, waste = kinds_out(rules, st)
+        if not waste:
+            continue
+        expected = lets_leave(rules, u, waste[-1])
+        assert drain.can_leave(u, waste[-1]) == expected, st
+        verdicts[expected] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+
+
+#: (game, reduction, deals, the least count of positions called lost)
+REDUCED = [
+    ("four-seasons", {"ranks": 4, "tableau": 1}, range(1, 41), 60),
+    ("four-seasons", {"ranks": 5, "tableau": 2}, range(1, 31), 30),
+    ("czarina", {"ranks": 4, "tableau": 1}, range(1, 41), 60),
+    ("czarina", {"ranks": 5, "tableau": 2}, range(1, 31), 30),
+    ("four-seasons-1883", {"ranks": 4, "tableau": 2}, range(1, 41), 10),
+    ("simplicity", {"ranks": 4, "tableau": 2}, range(1, 41), 10),
+]
+
+
+@pytest.mark.parametrize(("game", "params", "deals", "least"), REDUCED,
+                         ids=[f"{g}-{p['ranks']}x{p['tableau']}" for g, p, _, _ in REDUCED])
+def test_a_waste_that_cannot_drain_is_lost(game: str, params: dict[str, int], deals: range,
+                                           least: int) -> None:
+    # RULES A1-A3, A5: every position of random play that the test calls lost is lost, by
+    # the plain exhaustive search
+    rules = rules_for(get_spec(game).reduced(**params))
+    assert drain_applies(rules)
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    found = 0
+    for st in random_positions(rules, deals, seed=3):
+        if dead(st):
+            assert exhaustive(rules, st)[0] == LOST, st
+            found += 1
+    assert found >= least, found
+
+
+def test_it_applies_to_the_four_seasons_family_alone() -> None:
+    from patience.games import all_specs
+
+    applies = {s.id for s in all_specs() if drain_applies(rules_for(s))}
+    assert applies == {"four-seasons", "four-seasons-1883", "czarina", "simplicity"}
+
+
+def test_a_made_up_position_is_not_judged() -> None:
+    # a position that does not hold every card (a test, a puzzle), or whose piles are not
+    # runs, is never called lost: the argument counts every card out of the stock and the
+    # waste as a tableau or foundation card, in runs
+    rules = rules_for(get_spec("czarina"))
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    piles = {"f1": ["5C"], "t1": ["KS"], "t2": ["QD"], "waste": ["4H", "4D", "4S", "7C"]}
+    assert not dead(rules.make_state(piles))
+
+
+@pytest.mark.parametrize(("game", "least"), [
+    ("four-seasons", 4), ("czarina", 3), ("four-seasons-1883", 2)])
+def test_the_compiled_test_is_this_one(game: str, least: int) -> None:
+    # RULES A1-A3: the relaxed searches in C and in Python, both cutting with the test,
+    # search the same positions (tests/test_relaxed_compiled.py), here from mid-game
+    # positions where it cuts some
+    rules = rules_for(get_spec(game))
+    rng = random.Random(5)
+    cut_some = 0
+    for deal in range(1, 13):
+        st = rules.initial_state(deal)
+        for _ in range(40):
+            moves = rules.legal_moves(st)
+            if not moves:
+                break
+            st = rules.apply(st, rng.choice(moves))
+        py = relaxed.RelaxedSearch(rules, st, compiled=False)
+        c = relaxed.RelaxedSearch(rules, st)
+        start = py.relax(st)
+        if start is None:
+            continue
+        py_verdict = py.search(start, max_nodes=3000)
+        assert (c.search(start, max_nodes=3000), c.nodes) == (py_verdict, py.nodes), deal
+        cut_some += not all(py._drains.values())  # some position met did not drain
+    assert cut_some >= least, cut_some
