@@ -10,10 +10,10 @@ FLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra"]
 
 setup(ext_modules=[
     Extension("patience.solver._relaxedc", ["src/patience/solver/_relaxedc.c"],
-              depends=["src/patience/solver/_restarts.h"],
+              depends=["src/patience/solver/_restarts.h", "src/patience/solver/_drain.h"],
               extra_compile_args=FLAGS, optional=True),
     # the search over Fours Up's images (multiset.py is its reference)
     Extension("patience.solver._multisetc", ["src/patience/solver/_multisetc.c"],
-              depends=["src/patience/solver/_restarts.h"],
+              depends=["src/patience/solver/_restarts.h", "src/patience/solver/_drain.h"],
               extra_compile_args=FLAGS, optional=True),
 ])

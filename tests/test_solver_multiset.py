@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -222,6 +223,19 @@ def test_the_compiled_search_is_the_search_in_python_in_fours_up(deal: int) -> N
     assert python == compiled
 
 
+def images_of_random_play(rules: Rules, deals: range, steps: tuple[int, ...],
+                          seed: int) -> Iterator[tuple[State, MultisetGame, bytes]]:
+    """Positions of random play (``random_position``), each with its game of images and
+    its image."""
+    for deal in deals:
+        for n in steps:
+            state = random_position(rules, deal, n, deal * seed + n)
+            game = MultisetGame(rules, state)
+            img = game.image(state)
+            assert img is not None
+            yield state, game, img
+
+
 def configurations(game: MultisetGame, sl: int, waste: bytes) -> list[bytes]:
     """Every image with stock length ``sl`` and ``waste`` whose foundations the cards out of
     the stock and the waste allow (each slot's cards there), and whose tableau fits in
@@ -251,22 +265,17 @@ def test_a_waste_card_can_leave_exactly_when_a_configuration_lets_it(rules: Rule
     # foundation slots to ranks, against every configuration of the foundations (RULES A7:
     # the waste's top goes home onto its suit's next card, or onto the tableau)
     verdicts = {True: 0, False: 0}
-    for deal in range(1, 41):
-        for steps in (15, 30, 45, 60):
-            state = random_position(rules, deal, steps, deal * 1000 + steps)
-            game = MultisetGame(rules, state)
-            img = game.image(state)
-            assert img is not None
-            sl, waste = img[0], img[1 + game.nf:]
-            if not waste:
-                continue
-            u = list(game.outside[sl])
-            for k in waste:
-                u[k] -= 1
-            lets = any(ev[0] in ("wf", "wt") for cfg in configurations(game, sl, waste)
-                       for ev, _ in game.moves(cfg))
-            assert game.can_leave(u, waste[-1]) == lets, (deal, steps)
-            verdicts[lets] += 1
+    for state, game, img in images_of_random_play(rules, range(1, 41), (15, 30, 45, 60), 1000):
+        sl, waste = img[0], img[1 + game.nf:]
+        if not waste:
+            continue
+        u = list(game.outside[sl])
+        for k in waste:
+            u[k] -= 1
+        lets = any(ev[0] in ("wf", "wt") for cfg in configurations(game, sl, waste)
+                   for ev, _ in game.moves(cfg))
+        assert game.can_leave(u, waste[-1]) == lets, state
+        verdicts[lets] += 1
     assert verdicts[True] >= 20 and verdicts[False] >= 10, verdicts
 
 
@@ -280,20 +289,15 @@ def test_a_waste_that_cannot_drain_is_lost(rules: Rules, dead: int, reference: s
     # without the test (itself checked against the exhaustive search above)
     solver = solver_for(rules.spec)
     found = 0
-    for deal in range(1, 121):
-        for steps in (10, 20, 30, 40):
-            state = random_position(rules, deal, steps, deal * 7 + steps)
-            game = MultisetGame(rules, state)
-            img = game.image(state)
-            assert img is not None
-            if not game.drains(img):
-                if reference == "exhaustive":
-                    verdict = exhaustive(rules, state)[0]
-                else:
-                    plain = _MultisetRun(solver, state, MultisetGame(rules, state), drain=False)
-                    verdict = plain.run(None, None)
-                assert verdict == LOST, (deal, steps)
-                found += 1
+    for state, game, img in images_of_random_play(rules, range(1, 121), (10, 20, 30, 40), 7):
+        if not game.drains(img):
+            if reference == "exhaustive":
+                verdict = exhaustive(rules, state)[0]
+            else:
+                plain = _MultisetRun(solver, state, MultisetGame(rules, state), drain=False)
+                verdict = plain.run(None, None)
+            assert verdict == LOST, state
+            found += 1
     assert found >= dead, found
 
 

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "_drain.h"
 #include "_restarts.h"
 
 #define MAXD 128    /* cards in D */
@@ -250,20 +251,6 @@ static void settle(const Search *s, Img *m, int waste_only) {
  * to a limit that ``u`` sets (the cards below it must be there), so the fewest runs over
  * every configuration are Σ_r max(0, e(r)) less a greedy matching of tokens to ranks. */
 
-/* tokens (top-rank limits ``lim``) matched to ranks 1..nr-1 with ``cap`` places each */
-static int match(int nr, const int *cap, const int *lim, int n) {
-    int l[2 * MAXSLOTS], c[MAXR];
-    memcpy(l, lim, (size_t)n * sizeof(int));
-    memcpy(c, cap, (size_t)nr * sizeof(int));
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { int t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
-    int got = 0;
-    for (int i = 0; i < n; i++)
-        for (int r = l[i] < nr - 1 ? l[i] : nr - 1; r >= 1; r--)
-            if (c[r] > 0) { c[r]--; got++; break; }
-    return got;
-}
-
 /* the top-rank limit of each slot of suit ``su`` (sorted slots: the j-th lowest may hold
  * cards up to where ``u`` has at most glen - 1 - j of a rank), into ``lim`` */
 static int suit_limits(const Search *s, const int *u, int su, int *lim) {
@@ -305,28 +292,14 @@ static int can_leave(const Search *s, const int *u, int w) {
         if (nown == 2) rest[k++] = r0 - 1 <= own[0] ? own[1] : own[0];
         memcpy(c2, cap, sizeof c2);
         if (r0 - 1 >= 1 && c2[r0 - 1] > 0) { c2[r0 - 1]--; got = 1; }
-        if (base - got - match(nr, c2, rest, k) <= s->piles) return 1;
+        if (base - got - drain_match(nr, c2, rest, k) <= s->piles) return 1;
     }
-    int fewest = base - match(nr, cap, lim, n);
+    int fewest = base - drain_match(nr, cap, lim, n);
     if (fewest < s->piles) return 1;   /* loose: a space can be made */
     if (fewest > s->piles || r0 + 1 >= nr) return 0;
     /* full: a pile must end in a rank r0+1 card, n(r0+1) > n(r0), i.e. t(r0) > e(r0) */
     int q = e[r0] + 1;
-    if (q <= 0) return 1;
-    int order[MAXSLOTS], taken[MAXSLOTS] = {0}, k = 0;
-    for (int i = 0; i < n; i++) order[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && lim[order[j - 1]] > lim[order[j]]; j--) {
-            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-        }
-    for (int i = 0; i < n && k < q; i++)
-        if (lim[order[i]] >= r0) { taken[order[i]] = 1; k++; }
-    if (k < q) return 0;
-    int rest[MAXSLOTS], nrest = 0, c2[MAXR];
-    for (int i = 0; i < n; i++) if (!taken[i]) rest[nrest++] = lim[i];
-    memcpy(c2, cap, sizeof c2);
-    c2[r0] = 0;
-    return base - cap[r0] - match(nr, c2, rest, nrest) <= s->piles;
+    return q <= 0 || drain_full_fits(nr, cap, lim, n, r0, q, base, s->piles);
 }
 
 /* 1 when every waste card can leave in turn, from the top down: the card at position i

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "_drain.h"
 #include "_restarts.h"
 
 #ifdef __GLIBC__
@@ -684,21 +685,6 @@ static inline int won(const Relaxed *r, uint64_t b) {
 struct DrainSlot { uint64_t a; int8_t v; };  /* v: 0 none kept, 1 drains, 2 does not */
 #define DRAIN_CACHE 65536
 
-/* tokens of top-rank limits ``lim`` matched to ranks with ``cap`` places each, smallest
- * limit first: a largest matching, since every token reaches every rank below its own */
-static int dmatch(int n, const int *cap, const int *lim, int k) {
-    int l[MAXSUITS], c[16];
-    memcpy(l, lim, (size_t)k * sizeof(int));
-    memcpy(c, cap, (size_t)n * sizeof(int));
-    for (int i = 1; i < k; i++)
-        for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { int t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
-    int got = 0;
-    for (int i = 0; i < k; i++)
-        for (int rk = l[i] < n - 1 ? l[i] : n - 1; rk >= 0; rk--)
-            if (c[rk] > 0) { c[rk]--; got++; break; }
-    return got;
-}
-
 /* can waste card ``w`` (a kind) leave the waste, home or onto the tableau, under some
  * configuration that ``u`` allows? */
 static int dleave(const Relaxed *r, const int *u, int w) {
@@ -724,30 +710,15 @@ static int dleave(const Relaxed *r, const int *u, int w) {
         memcpy(c2, cap, sizeof c2);
         if (r0 >= 1 && c2[r0 - 1] > 0) { c2[r0 - 1]--; got = 1; }
         for (int su = 0; su < suits; su++) if (su != s0) rest[k++] = lim[su];
-        if (base - got - dmatch(n, c2, rest, k) <= piles) return 1;
+        if (base - got - drain_match(n, c2, rest, k) <= piles) return 1;
     }
-    int fewest = base - dmatch(n, cap, lim, suits), spaces = !r->refill;
+    int fewest = base - drain_match(n, cap, lim, suits), spaces = !r->refill;
     if (fewest > piles) return 0;
     if (spaces && fewest < piles) return 1;  /* a space can be made */
     if (r0 + 1 >= n) return 0;               /* nothing goes on a base-rank card */
     /* a pile ending in rank r0+1: n(r0+1) > n(r0), t(r0) > e(r0) foundations at r0 */
     int q = e[r0] + 1;
-    if (q <= 0) return 1;
-    int order[MAXSUITS], taken[MAXSUITS] = {0}, k = 0;
-    for (int i = 0; i < suits; i++) order[i] = i;
-    for (int i = 1; i < suits; i++)
-        for (int j = i; j > 0 && lim[order[j - 1]] > lim[order[j]]; j--) {
-            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-        }
-    for (int i = 0; i < suits && k < q; i++)
-        if (lim[order[i]] >= r0) { taken[order[i]] = 1; k++; }
-    if (k == q) {
-        int c2[16], rest[MAXSUITS], nrest = 0;
-        memcpy(c2, cap, sizeof c2);
-        c2[r0] = 0;
-        for (int i = 0; i < suits; i++) if (!taken[i]) rest[nrest++] = lim[i];
-        if (base - cap[r0] - dmatch(n, c2, rest, nrest) <= piles) return 1;
-    }
+    if (q <= 0 || drain_full_fits(n, cap, lim, suits, r0, q, base, piles)) return 1;
     if (spaces) return 0;
     /* without spaces, also: fewer runs than piles and a rank r0+1 card out of home, with at
      * most c(r0+1) - 1 foundations whose top rank is r0+1 or more */
@@ -759,7 +730,7 @@ static int dleave(const Relaxed *r, const int *u, int w) {
             if (kept >> i & 1) { lims[i] = lim[i]; above += lim[i] > r0; }
             else lims[i] = lim[i] < r0 ? lim[i] : r0;
         }
-        if (above <= room && base - dmatch(n, cap, lims, suits) < piles) return 1;
+        if (above <= room && base - drain_match(n, cap, lims, suits) < piles) return 1;
     }
     return 0;
 }
