@@ -211,28 +211,42 @@ static inline int home(const Search *s, const Img *m) {
     return t;
 }
 
-/* the safe moves (MultisetGame.settle) */
-static void settle(const Search *s, Img *m, int waste_only) {
-    int n[MAXK], byr[MAXR + 1];
+/* the safe moves (MultisetGame.settle).  ``n0`` and ``byr0`` are the tableau's counts of
+ * the image ``m`` came from (counts()), and ``m`` has card kind ``dk`` more in its tableau
+ * (``dv`` = 1) or one fewer (-1), or none (0); with ``n0`` NULL they are counted here */
+static void settle(const Search *s, Img *m, int waste_only, const int *n0, const int *byr0,
+                   int dk, int dv) {
+    int n[MAXK], byr[MAXR + 1], have = 0;
     for (;;) {
         int low = 99;
         for (int i = 0; i < s->nslots; i++) if (HT(m, i) < low) low = HT(m, i);
         if (low >= s->nr) return;
-        int moved = 0, have = 0;
+        int moved = 0;
         for (int i = 0; i < s->nslots && !moved; i++) {
             int su = s->slot_suit[i];
             if (HT(m, i) != low || (i > s->gstart[su] && HT(m, i - 1) == low)) continue;
             int k = low * 4 + su, tp = top_pos(m);
-            if (tp >= 0 && s->d[tp] == k) {
+            if (tp >= 0 && s->d[tp] == k) {  /* (the tableau as it was) */
                 clear_pos(m, tp);
                 raise_slot(s, m, i, 1);
                 moved = 1;
                 break;
             }
             if (waste_only) continue;
-            if (!have) { counts(s, m, n, byr); have = 1; }
+            if (!have) {
+                if (n0) {
+                    memcpy(n, n0, (size_t)(4 * s->nr) * sizeof(int));
+                    memcpy(byr, byr0, (size_t)(s->nr + 1) * sizeof(int));
+                    if (dv) { n[dk] += dv; byr[dk >> 2] += dv; }
+                } else {
+                    counts(s, m, n, byr);
+                }
+                have = 1;
+            }
             if (n[k] > 0 && (is_loose(s, byr) || byr[low] > (low ? byr[low - 1] : 0))) {
                 raise_slot(s, m, i, 1);
+                n[k]--;
+                byr[low]--;
                 moved = 1;
             }
         }
@@ -346,8 +360,9 @@ static int drains_kept(Search *s, const Img *m) {
     return e->verdict == 1;
 }
 
-static int push_succ(Search *s, Img m, int waste_only) {
-    settle(s, &m, waste_only);
+static int push_succ(Search *s, Img m, int waste_only, const int *n, const int *byr, int dk,
+                     int dv) {
+    settle(s, &m, waste_only, n, byr, dk, dv);
     if (s->nsucc == s->succcap) {
         size_t cap = s->succcap ? s->succcap * 2 : 4096;
         Img *v = realloc(s->succ, cap * sizeof(Img));
@@ -369,7 +384,7 @@ static int successors(Search *s, const Img *m) {
         if ((loose || byr[r] > (r ? byr[r - 1] : 0)) && n[r * 4 + su] > 0) {
             Img x = *m;
             raise_slot(s, &x, i, 1);
-            if (push_succ(s, x, 0) < 0) return -1;
+            if (push_succ(s, x, 0, n, byr, r * 4 + su, -1) < 0) return -1;
         }
     }
     int tp = top_pos(m);
@@ -380,14 +395,14 @@ static int successors(Search *s, const Img *m) {
                 Img x = *m;
                 clear_pos(&x, tp);
                 raise_slot(s, &x, i, 1);
-                if (push_succ(s, x, 0) < 0) return -1;
+                if (push_succ(s, x, 0, n, byr, k, 0) < 0) return -1;
                 break;
             }
         }
         if (loose || byr[r + 1] > byr[r]) {  /* to the tableau */
             Img x = *m;
             clear_pos(&x, tp);
-            if (push_succ(s, x, 0) < 0) return -1;
+            if (push_succ(s, x, 0, n, byr, k, 1) < 0) return -1;
         }
     }
     if (s->playback) {
@@ -398,7 +413,7 @@ static int successors(Search *s, const Img *m) {
             if (loose || byr[r + 1] > byr[r]) {
                 Img x = *m;
                 raise_slot(s, &x, i, -1);
-                if (push_succ(s, x, 0) < 0) return -1;
+                if (push_succ(s, x, 0, n, byr, r * 4 + su, 1) < 0) return -1;
             }
         }
     }
@@ -407,7 +422,7 @@ static int successors(Search *s, const Img *m) {
         Img x = *m;
         set_pos(&x, dealt_pos(s, m));
         x.c = (x.c & ~0xffULL) | (uint64_t)(sl - 1);
-        if (push_succ(s, x, 1) < 0) return -1;
+        if (push_succ(s, x, 1, n, byr, 0, 0) < 0) return -1;
     }
     return 0;
 }
@@ -566,7 +581,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     Img root = {0, 0, (uint64_t)(nd - waste)};
     for (int p = 0; p < waste; p++) set_pos(&root, p);
     for (int i = 0; i < ns; i++) set_ht(&root, i, hs[i]);
-    settle(s, &root, 0);
+    settle(s, &root, 0, NULL, NULL, 0, 0);
     s->nodes = 1;
     s->status = UNKNOWN;
     s->best = home(s, &root);
