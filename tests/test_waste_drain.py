@@ -7,8 +7,9 @@ down, whether some configuration of the foundations lets each leave; when none d
 position is lost.  Checked here: the one-card question against every configuration, one by
 one; every position the test calls lost against the plain exhaustive search, on reductions
 of Four Seasons, Czarina and the 1883 rules; and the compiled test against this one, through
-the relaxed searches, which must search the same positions.  (Fours Up's test, with two
-foundations a suit and prefilled Fours, is in test_solver_multiset.py.)
+the relaxed searches, which must search the same positions.  Where the piles are runs in
+suit (the Busy Aces family, ``keys.SuitWasteDrain``), the same checks suit by suit.  (Fours
+Up's test, with two foundations a suit and prefilled Fours, is in test_solver_multiset.py.)
 """
 
 from __future__ import annotations
@@ -23,8 +24,14 @@ from patience.games import get_spec
 from patience.rules import Rules, State
 from patience.rules.spec import Space
 from patience.solver import LOST, relaxed
-from patience.solver.keys import WasteDrain, drain_applies, make_drain_dead_end
-from test_solver_exhaustive import exhaustive, random_positions
+from patience.solver.keys import (
+    SuitWasteDrain,
+    WasteDrain,
+    drain_applies,
+    make_drain_dead_end,
+    suit_drain_applies,
+)
+from test_solver_exhaustive import Reduction, exhaustive, random_positions, red, slow_selected
 
 
 def kinds_out(rules: Rules, st: State) -> tuple[list[int], list[int]]:
@@ -35,7 +42,7 @@ def kinds_out(rules: Rules, st: State) -> tuple[list[int], list[int]]:
     def kind(c: int) -> int:
         return ((c >> 2) + 1 - st.base) % n * 4 + (c & 3)
 
-    u = [1 if (k & 3) < rules.spec.suits else 0 for k in range(4 * n)]
+    u = [rules.spec.decks if (k & 3) < rules.spec.suits else 0 for k in range(4 * n)]
     for c in st.piles[rules.stock] + st.piles[rules.waste]:
         u[kind(c)] -= 1
     return u, [kind(c) for c in st.piles[rules.waste]]
@@ -120,11 +127,121 @@ def test_a_waste_that_cannot_drain_is_lost(game: str, params: dict[str, int], de
     assert found >= least, found
 
 
-def test_it_applies_to_the_four_seasons_family_alone() -> None:
+def test_it_applies_to_the_four_seasons_and_busy_aces_families() -> None:
     from patience.games import all_specs
 
     applies = {s.id for s in all_specs() if drain_applies(rules_for(s))}
     assert applies == {"four-seasons", "four-seasons-1883", "czarina", "simplicity"}
+    # RULES B3: the runs in suit; not Eights Down (its tableau builds up, its waste is
+    # dealt again); Fours Up is judged by its search over images
+    in_suit = {s.id for s in all_specs() if suit_drain_applies(rules_for(s))}
+    assert in_suit == {"busy-aces", "deuces", "threes-company", "cast-out-nines", "dimes",
+                       "jacks-in-the-box"}
+    for spec in all_specs():
+        assert (make_drain_dead_end(rules_for(spec)) is not None) == \
+            (spec.id in applies | in_suit), spec.id
+
+
+# ------------------------------------------------------------ runs built in suit (RULES B3)
+def lets_leave_in_suit(rules: Rules, u: list[int], w: int) -> bool:
+    """``lets_leave`` where every pile is a run of one suit, configuration by configuration
+    of every foundation at once: a suit's foundations of heights h₁ ≤ … hold two of each
+    rank below h₁ (in two decks), one below h₂; the tableau, the rest of ``u``, has
+    n_s(r) cards of suit s and rank r and needs m = Σ_s Σ_r max(0, n_s(r) − n_s(r+1)) runs,
+    at most one a pile or cell."""
+    spec = rules.spec
+    n, suits, decks = spec.ranks, spec.suits, spec.decks
+    piles = len(rules.tab) + len(rules.cell)
+    spaces = spec.space is not Space.AUTO
+    r0, s0 = w >> 2, w & 3
+    per_suit = [[hs for hs in itertools.combinations_with_replacement(range(n + 1), decks)
+                 if all(u[4 * r + s] >= sum(1 for h in hs if h > r) for r in range(n))]
+                for s in range(suits)]
+    for config in itertools.product(*per_suit):
+        left = [[u[4 * r + s] - sum(1 for h in config[s] if h > r) for r in range(n)] + [0]
+                for s in range(suits)]
+        m = sum(max(0, left[s][r] - left[s][r + 1]) for s in range(suits) for r in range(n))
+        if m > piles:
+            continue
+        own = left[s0]
+        if r0 in config[s0] or (spaces and m < piles):
+            return True
+        if r0 + 1 < n and (own[r0 + 1] > own[r0] or (m < piles and own[r0 + 1] >= 1)):
+            return True
+    return False
+
+
+#: reductions of the Busy Aces family that the exhaustive search settles quickly: two
+#: foundations of a suit (two decks), spaces filled only from the waste or the stock
+#: (Deuces), a cell (Jacks in the Box), and the tableau round the corner (Dimes' base)
+IN_SUIT = [
+    (red("busy-aces", decks=2, foundations=4, tableau=2, ranks=4, extra={"suits": 2}), 200),
+    (red("busy-aces", decks=2, foundations=2, tableau=2, ranks=6, extra={"suits": 1}), 100),
+    (red("deuces", decks=1, foundations=4, tableau=1, ranks=5), 200),
+    (red("jacks-in-the-box", decks=1, foundations=4, tableau=1, cells=1, ranks=5,
+         base_rank=3), 200),
+    (red("dimes", decks=2, foundations=4, tableau=1, ranks=4, base_rank=2,
+         extra={"suits": 2}), 30),
+]
+
+
+@pytest.mark.parametrize("reduction", [r for r, _ in IN_SUIT], ids=lambda r: r.label)
+def test_in_suit_a_card_can_leave_exactly_when_a_configuration_lets_it(
+        reduction: Reduction) -> None:
+    # RULES B3: the question for one card, suit by suit, against every configuration of
+    # every foundation at once
+    rules = rules_for(reduction.spec)
+    spec = rules.spec
+    drain = SuitWasteDrain(spec.ranks, spec.suits, len(rules.tab) + len(rules.cell),
+                           spec.space is not Space.AUTO, spec.decks)
+    verdicts = {True: 0, False: 0}
+    for st in random_positions(rules, range(1, 31), seed=11):
+        u, waste = kinds_out(rules, st)
+        if not waste:
+            continue
+        expected = lets_leave_in_suit(rules, u, waste[-1])
+        assert drain.can_leave(u, waste[-1]) == expected, st
+        verdicts[expected] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+
+
+@pytest.mark.parametrize(("reduction", "least"), IN_SUIT, ids=[r.label for r, _ in IN_SUIT])
+def test_in_suit_a_waste_that_cannot_drain_is_lost(reduction: Reduction, least: int) -> None:
+    # RULES B3: every position of random play that the test calls lost is lost, by the
+    # plain exhaustive search
+    rules = rules_for(reduction.spec)
+    assert suit_drain_applies(rules)
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    found = 0
+    for st in random_positions(rules, range(1, 21), seed=3):
+        if dead(st):
+            assert exhaustive(rules, st)[0] == LOST, st
+            found += 1
+    assert found >= least, found
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)
+@pytest.mark.parametrize("reduction", [
+    red("busy-aces", decks=2, foundations=4, tableau=2, ranks=5, extra={"suits": 2}),
+    red("cast-out-nines", decks=1, foundations=4, tableau=2, ranks=5, base_rank=3),
+    red("dimes", decks=2, foundations=4, tableau=2, ranks=5, base_rank=3,
+        extra={"suits": 2})], ids=lambda r: r.label)
+def test_in_suit_a_waste_that_cannot_drain_is_lost_in_larger_reductions(
+        reduction: Reduction, request: pytest.FixtureRequest) -> None:
+    # RULES B3: the same, on reductions whose lost positions take up to 400,000 states
+    if not slow_selected(request.config):
+        pytest.skip("slow: run with -m slow")
+    rules = rules_for(reduction.spec)
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    found = 0
+    for st in random_positions(rules, range(1, 31), seed=3):
+        if dead(st):
+            assert exhaustive(rules, st)[0] == LOST, st
+            found += 1
+    assert found >= 500, found
 
 
 def test_a_made_up_position_is_not_judged() -> None:

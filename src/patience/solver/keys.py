@@ -17,6 +17,7 @@ search only with that argument.  Summary:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 from patience.rules.engine import Rules
@@ -336,6 +337,8 @@ class WasteDrain:
     nothing on a base-rank card).  ``spaces``: the waste's top may go into an empty pile
     (not in Czarina, whose spaces are refilled from the stock)."""
 
+    decks = 1
+
     def __init__(self, n: int, suits: int, piles: int, spaces: bool) -> None:
         self.n, self.suits, self.piles, self.spaces = n, suits, piles, spaces
 
@@ -344,7 +347,7 @@ class WasteDrain:
         each when the cards above it have left and so have the stock's cards dealt by then
         (``coming``, in the order they are dealt)?  False proves the position lost."""
         n = self.n
-        u = [1 if (k & 3) < self.suits else 0 for k in range(4 * n)]
+        u = [self.decks if (k & 3) < self.suits else 0 for k in range(4 * n)]
         for c in coming:
             u[((c >> 2) + 1 - base) % n * 4 + (c & 3)] -= 1
         kinds = [((c >> 2) + 1 - base) % n * 4 + (c & 3) for c in waste]
@@ -430,6 +433,68 @@ class WasteDrain:
         return False
 
 
+class SuitWasteDrain(WasteDrain):
+    """The drain test where every pile is a run built down *in suit* (the Busy Aces
+    family: two decks, ``decks`` foundations a suit, cells that hold one card counted among
+    the ``piles``).  A pile holds one suit, so the runs a configuration needs are counted
+    suit by suit, m = Σ_s Σ_r max(0, n_s(r) − n_s(r+1)), and each suit's foundations are
+    chosen apart from the others': the question for one card is decided by going through
+    the configurations of its own suit, each other suit at its fewest runs."""
+
+    def __init__(self, n: int, suits: int, piles: int, spaces: bool, decks: int) -> None:
+        super().__init__(n, suits, piles, spaces)
+        self.decks = decks
+        self._suit_memo: dict[tuple[int, ...], list[tuple[tuple[int, ...], int,
+                                                          tuple[int, ...]]]] = {}
+
+    def configurations(self, have: tuple[int, ...]) -> list[tuple[tuple[int, ...], int,
+                                                                  tuple[int, ...]]]:
+        """``(heights, runs, n)`` for each configuration of one suit's foundations that its
+        cards out of the stock and the waste (``have``, by rank) allow: the heights (cards
+        home on each foundation, lowest first), the fewest runs of the suit's tableau
+        cards, and those cards by rank."""
+        got = self._suit_memo.get(have)
+        if got is None:
+            n = self.n
+            got = []
+            for hs in itertools.combinations_with_replacement(range(n + 1), self.decks):
+                left = [have[r] - sum(1 for h in hs if h > r) for r in range(n)]
+                if min(left) < 0:
+                    continue
+                runs = sum(max(0, left[r] - (left[r + 1] if r + 1 < n else 0))
+                           for r in range(n))
+                got.append((hs, runs, tuple(left)))
+            got.sort(key=lambda x: x[1])
+            if len(self._suit_memo) > 1 << 16:
+                self._suit_memo.clear()
+            self._suit_memo[have] = got
+        return got
+
+    def can_leave(self, u: list[int], w: int) -> bool:
+        """Can the waste card of kind ``w`` (relative rank · 4 + suit) go home, onto a pile
+        ending in the next higher card of its suit, or into a space, under some
+        configuration that ``u`` allows (``w`` not among ``u``), the tableau in at most
+        ``piles`` runs of one suit each?"""
+        n = self.n
+        r0, s0 = w >> 2, w & 3
+        room = self.piles
+        for s in range(self.suits):
+            if s != s0:
+                room -= self.configurations(tuple(u[4 * r + s] for r in range(n)))[0][1]
+        for hs, runs, left in self.configurations(tuple(u[4 * r + s0] for r in range(n))):
+            if runs > room:
+                break  # (sorted by runs)
+            if r0 in hs:
+                return True  # home, onto a foundation of height r0
+            if self.spaces and runs < room:
+                return True  # a space can be made
+            # a pile ends in the rank r0+1 card of its suit: more of those than of rank r0
+            # in the tableau, or one that a rank r0 card could have covered (a run more)
+            if r0 + 1 < n and (left[r0 + 1] > left[r0] or (runs < room and left[r0 + 1])):
+                return True
+        return False
+
+
 def drain_applies(rules: Rules) -> bool:
     """The Four Seasons family's drain test holds where the relaxation does: one deck, one
     pass, a tableau of runs built down from the waste regardless of suit or in
@@ -443,15 +508,35 @@ def drain_applies(rules: Rules) -> bool:
             and len(rules.found) == spec.suits and not spec.build_on_base)
 
 
-def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
-    """The drain test (``WasteDrain``) on positions, for the Four Seasons family: True when
-    the position's waste cannot drain (it is lost); None where it does not apply."""
-    if not drain_applies(rules):
-        return None
+def suit_drain_applies(rules: Rules) -> bool:
+    """``SuitWasteDrain`` holds in the games of one pass whose foundations build up in
+    suit, a deck's worth of them, fed from the waste and from a tableau of runs built down
+    in suit with nothing on a base-rank card, and cells that hold one card (the Busy Aces
+    family but Eights Down, whose tableau builds up and whose waste is dealt again)."""
     spec = rules.spec
-    drains = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spec.space is not Space.AUTO)
-    stock_i, waste_i, tab = rules.stock, rules.waste, rules.tab
-    deck = spec.ranks * spec.suits
+    return (rules.waste >= 0 and bool(rules.tab) and spec.passes == 1
+            and spec.foundation_build is Build.SUIT and spec.stock is StockKind.WASTE
+            and spec.one_way and not rules.res and spec.waste_to_tableau
+            and spec.tableau_build is Build.SUIT
+            and len(rules.found) == spec.suits * spec.decks and not spec.build_on_base)
+
+
+def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
+    """The drain test on positions, for the Four Seasons family (``WasteDrain``) and the
+    Busy Aces family (``SuitWasteDrain``): True when the position's waste cannot drain (it
+    is lost); None where it does not apply."""
+    spec = rules.spec
+    spaces = spec.space is not Space.AUTO
+    drains: WasteDrain
+    if drain_applies(rules):
+        drains = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spaces)
+    elif suit_drain_applies(rules):
+        drains = SuitWasteDrain(spec.ranks, spec.suits, len(rules.tab) + len(rules.cell),
+                                spaces, spec.decks)
+    else:
+        return None
+    stock_i, waste_i, tab, cells = rules.stock, rules.waste, rules.tab, rules.cell
+    deck = spec.ranks * spec.suits * spec.decks
     kept: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
 
     def dead(st: State) -> bool:
@@ -463,9 +548,9 @@ def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
         v = kept.get(k)
         if v is None:
             # the argument counts every card out of the stock and the waste as in the
-            # tableau or home, and every pile as a run: a position made up otherwise (a
-            # test, a puzzle) is not judged
-            if sum(map(len, p)) != deck or \
+            # tableau or home, and every pile as a run (a cell as a pile of one card): a
+            # position made up otherwise (a test, a puzzle) is not judged
+            if sum(map(len, p)) != deck or any(len(p[c]) > 1 for c in cells) or \
                     any(rules.run_length(p[t], st.base) != len(p[t]) for t in tab if p[t]):
                 return False
             if len(kept) > 1 << 16:

@@ -784,8 +784,8 @@ class Solver:
         #: the dead-end test of the game's own rules (the fair player's probes use it)
         self.dead_end = make_dead_end(rules)
         # a solve's searches also cut the positions whose waste cannot drain, in the Four
-        # Seasons family (docs/solver.md, "Draining the waste"); the fair player's probes,
-        # whose policy is fixed by its version, do not
+        # Seasons and Busy Aces families (docs/solver.md, "Draining the waste"); the fair
+        # player's probes, whose policy is fixed by its version, do not
         drained = make_drain_dead_end(rules)
         base_dead = self.dead_end
         self.solve_dead_end: DeadEndFn | None = base_dead if drained is None else \
