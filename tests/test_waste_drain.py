@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -77,6 +78,34 @@ def lets_leave(rules: Rules, u: list[int], w: int) -> bool:
     return False
 
 
+def check_one_card(rules: Rules, drain: WasteDrain,
+                   reference: Callable[[Rules, list[int], int], bool], deals: range) -> None:
+    """``drain.can_leave`` against ``reference`` for the waste's top card of every position
+    of random play from ``deals`` (both answers common)."""
+    verdicts = {True: 0, False: 0}
+    for st in random_positions(rules, deals, seed=11):
+        u, waste = kinds_out(rules, st)
+        if not waste:
+            continue
+        expected = reference(rules, u, waste[-1])
+        assert drain.can_leave(u, waste[-1]) == expected, st
+        verdicts[expected] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+
+
+def dead_ones_lost(rules: Rules, deals: range) -> int:
+    """How many positions of random play from ``deals`` the drain test calls lost, each
+    checked lost by the plain exhaustive search."""
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    found = 0
+    for st in random_positions(rules, deals, seed=3):
+        if dead(st):
+            assert exhaustive(rules, st)[0] == LOST, st
+            found += 1
+    return found
+
+
 @pytest.mark.parametrize(("game", "params"), [
     ("four-seasons", {"ranks": 6, "tableau": 2}), ("czarina", {"ranks": 6, "tableau": 2}),
     ("four-seasons-1883", {"ranks": 6, "tableau": 3}), ("czarina", {})])
@@ -87,15 +116,7 @@ def test_a_card_can_leave_exactly_when_a_configuration_lets_it(game: str,
     spec = get_spec(game).reduced(**params) if params else get_spec(game)
     rules = rules_for(spec)
     drain = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spec.space is not Space.AUTO)
-    verdicts = {True: 0, False: 0}
-    for st in random_positions(rules, range(1, 16 if params else 4), seed=11):
-        u, waste = kinds_out(rules, st)
-        if not waste:
-            continue
-        expected = lets_leave(rules, u, waste[-1])
-        assert drain.can_leave(u, waste[-1]) == expected, st
-        verdicts[expected] += 1
-    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+    check_one_card(rules, drain, lets_leave, range(1, 16 if params else 4))
 
 
 #: (game, reduction, deals, the least count of positions called lost)
@@ -117,13 +138,7 @@ def test_a_waste_that_cannot_drain_is_lost(game: str, params: dict[str, int], de
     # the plain exhaustive search
     rules = rules_for(get_spec(game).reduced(**params))
     assert drain_applies(rules)
-    dead = make_drain_dead_end(rules)
-    assert dead is not None
-    found = 0
-    for st in random_positions(rules, deals, seed=3):
-        if dead(st):
-            assert exhaustive(rules, st)[0] == LOST, st
-            found += 1
+    found = dead_ones_lost(rules, deals)
     assert found >= least, found
 
 
@@ -194,15 +209,7 @@ def test_in_suit_a_card_can_leave_exactly_when_a_configuration_lets_it(
     spec = rules.spec
     drain = SuitWasteDrain(spec.ranks, spec.suits, len(rules.tab) + len(rules.cell),
                            spec.space is not Space.AUTO, spec.decks)
-    verdicts = {True: 0, False: 0}
-    for st in random_positions(rules, range(1, 31), seed=11):
-        u, waste = kinds_out(rules, st)
-        if not waste:
-            continue
-        expected = lets_leave_in_suit(rules, u, waste[-1])
-        assert drain.can_leave(u, waste[-1]) == expected, st
-        verdicts[expected] += 1
-    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+    check_one_card(rules, drain, lets_leave_in_suit, range(1, 31))
 
 
 @pytest.mark.parametrize(("reduction", "least"), IN_SUIT, ids=[r.label for r, _ in IN_SUIT])
@@ -211,13 +218,7 @@ def test_in_suit_a_waste_that_cannot_drain_is_lost(reduction: Reduction, least: 
     # plain exhaustive search
     rules = rules_for(reduction.spec)
     assert suit_drain_applies(rules)
-    dead = make_drain_dead_end(rules)
-    assert dead is not None
-    found = 0
-    for st in random_positions(rules, range(1, 21), seed=3):
-        if dead(st):
-            assert exhaustive(rules, st)[0] == LOST, st
-            found += 1
+    found = dead_ones_lost(rules, range(1, 21))
     assert found >= least, found
 
 
@@ -233,14 +234,7 @@ def test_in_suit_a_waste_that_cannot_drain_is_lost_in_larger_reductions(
     # RULES B3: the same, on reductions whose lost positions take up to 400,000 states
     if not slow_selected(request.config):
         pytest.skip("slow: run with -m slow")
-    rules = rules_for(reduction.spec)
-    dead = make_drain_dead_end(rules)
-    assert dead is not None
-    found = 0
-    for st in random_positions(rules, range(1, 31), seed=3):
-        if dead(st):
-            assert exhaustive(rules, st)[0] == LOST, st
-            found += 1
+    found = dead_ones_lost(rules_for(reduction.spec), range(1, 31))
     assert found >= 500, found
 
 
