@@ -480,8 +480,8 @@ class SuitWasteDrain(WasteDrain):
         room = self.piles
         for s in range(self.suits):
             if s != s0:
-                room -= self.configurations(tuple(u[4 * r + s] for r in range(n)))[0][1]
-        for hs, runs, left in self.configurations(tuple(u[4 * r + s0] for r in range(n))):
+                room -= self.configurations(tuple(u[s::4]))[0][1]
+        for hs, runs, left in self.configurations(tuple(u[s0::4])):
             if runs > room:
                 break  # (sorted by runs)
             if r0 in hs:
@@ -495,17 +495,25 @@ class SuitWasteDrain(WasteDrain):
         return False
 
 
+def _drain_shape(rules: Rules) -> bool:
+    """What both drain tests ask of a game: one pass of the stock through a waste that
+    feeds the tableau, foundations that build up in suit (a deck's worth of them) and
+    piles that build down with nothing on a base-rank card, no reserve."""
+    spec = rules.spec
+    return (rules.waste >= 0 and bool(rules.tab) and spec.passes == 1
+            and spec.foundation_build is Build.SUIT and spec.stock is StockKind.WASTE
+            and spec.one_way and not rules.res and spec.waste_to_tableau
+            and len(rules.found) == spec.suits * spec.decks and not spec.build_on_base)
+
+
 def drain_applies(rules: Rules) -> bool:
     """The Four Seasons family's drain test holds where the relaxation does: one deck, one
     pass, a tableau of runs built down from the waste regardless of suit or in
     alternating colours (a colour rule only adds runs), a foundation a suit."""
     spec = rules.spec
-    return (rules.waste >= 0 and bool(rules.tab) and spec.decks == 1 and spec.passes == 1
-            and not spec.playback and spec.foundation_build is Build.SUIT
-            and spec.stock is StockKind.WASTE and spec.one_way and not spec.free_cells
-            and not rules.cell and not rules.res and spec.waste_to_tableau
-            and spec.tableau_build in (Build.ANY, Build.ALT_COLOR)
-            and len(rules.found) == spec.suits and not spec.build_on_base)
+    return (_drain_shape(rules) and spec.decks == 1 and not spec.playback
+            and not spec.free_cells and not rules.cell
+            and spec.tableau_build in (Build.ANY, Build.ALT_COLOR))
 
 
 def suit_drain_applies(rules: Rules) -> bool:
@@ -513,12 +521,7 @@ def suit_drain_applies(rules: Rules) -> bool:
     suit, a deck's worth of them, fed from the waste and from a tableau of runs built down
     in suit with nothing on a base-rank card, and cells that hold one card (the Busy Aces
     family but Eights Down, whose tableau builds up and whose waste is dealt again)."""
-    spec = rules.spec
-    return (rules.waste >= 0 and bool(rules.tab) and spec.passes == 1
-            and spec.foundation_build is Build.SUIT and spec.stock is StockKind.WASTE
-            and spec.one_way and not rules.res and spec.waste_to_tableau
-            and spec.tableau_build is Build.SUIT
-            and len(rules.found) == spec.suits * spec.decks and not spec.build_on_base)
+    return _drain_shape(rules) and rules.spec.tableau_build is Build.SUIT
 
 
 def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
