@@ -331,6 +331,22 @@ def waste_cycle(n: int, suits: int, all_home_only: bool) -> WasteCycleFn:
     return cycle
 
 
+def match_tokens(cap: list[int], limits: list[int], lowest: int = 0) -> int:
+    """Foundations as tokens whose top rank is at most their limit, matched to the ranks
+    from ``lowest`` up with ``cap`` places each, smallest limit first, each to the highest
+    free rank it reaches: a largest matching, since every token reaches every rank from
+    ``lowest`` to its own limit (docs/solver.md, "Draining the waste")."""
+    c = list(cap)
+    got = 0
+    for lim in sorted(limits):
+        for r in range(min(lim, len(c) - 1), lowest - 1, -1):
+            if c[r] > 0:
+                c[r] -= 1
+                got += 1
+                break
+    return got
+
+
 class WasteDrain:
     """The drain test of the Four Seasons family (docs/solver.md, "Draining the waste";
     one deck, one foundation a suit, a tableau of runs built down regardless of suit,
@@ -364,26 +380,12 @@ class WasteDrain:
             u[w] += 1
         return True
 
-    def _match(self, cap: list[int], limits: list[int]) -> int:
-        """Foundations (tokens whose top rank is at most their limit) matched to the ranks
-        of ``cap`` places each, smallest limit first: a largest matching, since every token
-        reaches every rank below its own limit."""
-        c = list(cap)
-        got = 0
-        for lim in sorted(limits):
-            for r in range(min(lim, self.n - 1), -1, -1):
-                if c[r] > 0:
-                    c[r] -= 1
-                    got += 1
-                    break
-        return got
-
     def can_leave(self, u: list[int], w: int) -> bool:
         """Can the waste card of kind ``w`` (relative rank · 4 + suit) go home, or onto the
         tableau, under some configuration of the foundations that ``u`` allows (``u``: the
         cards of each kind out of the stock and the waste, ``w`` not among them), the
         tableau being the rest of ``u`` in at most ``piles`` runs?"""
-        n, suits, piles, match = self.n, self.suits, self.piles, self._match
+        n, suits, piles, match = self.n, self.suits, self.piles, match_tokens
         r0, s0 = w >> 2, w & 3
         c = [sum(u[4 * r:4 * r + suits]) for r in range(n)] + [0]
         e = [c[r] - c[r + 1] for r in range(n)]

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from patience.rules.engine import Rules
 from patience.rules.spec import Build, Runs, Space, StockKind
 from patience.rules.state import DEAL, Move, State
+from patience.solver.keys import match_tokens
 
 try:  # the same search compiled (setup.py); without it, search._MultisetRun runs in Python
     from patience.solver import _multisetc
@@ -353,9 +354,9 @@ class MultisetGame:
             if r0 - 1 >= 1 and c2[r0 - 1] > 0:
                 c2[r0 - 1] -= 1
                 got = 1
-            if base - got - _match(c2, rest) <= piles:
+            if base - got - match_tokens(c2, rest, 1) <= piles:
                 return True
-        fewest = base - _match(cap, tokens)
+        fewest = base - match_tokens(cap, tokens, 1)
         if fewest < piles:
             return True  # loose: a space can be made
         if fewest > piles or r0 + 1 >= nr:
@@ -371,7 +372,7 @@ class MultisetGame:
         c2 = list(cap)
         c2[r0] = 0
         rest = [tokens[i] for i in range(len(tokens)) if i not in taken]
-        return base - cap[r0] - _match(c2, rest) <= piles
+        return base - cap[r0] - match_tokens(c2, rest, 1) <= piles
 
     def _limits(self, u: list[int], su: int) -> list[int]:
         """The top-rank limit of each slot of suit ``su``, lowest first: the j-th lowest of g
@@ -477,18 +478,3 @@ class MultisetGame:
             m = Move(rules.ids[t], rules.ids[places[0]], depth) if places else self._merge(st)
             yield m
             st = rules.apply(st, m)
-
-
-def _match(cap: list[int], limits: list[int]) -> int:
-    """Tokens of top-rank limits ``limits`` matched greedily to ranks 1.. with ``cap``
-    places each (smallest limit first, each to the highest free rank it reaches): the
-    largest matching, since every token reaches all the ranks below its limit."""
-    c = list(cap)
-    got = 0
-    for lim in sorted(limits):
-        for r in range(min(lim, len(c) - 1), 0, -1):
-            if c[r] > 0:
-                c[r] -= 1
-                got += 1
-                break
-    return got
