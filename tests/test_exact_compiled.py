@@ -278,8 +278,43 @@ def test_a_solve_gives_its_memory_back() -> None:
     # unless the searches hand them back when released
     solver = solver_for(get_spec("czarina"))
     base = _resident_mb()
-    for deal in (10, 13):  # the first solve raises glibc's threshold; the second would stay
+    for deal in (2, 13):  # the first solve raises glibc's threshold; the second would stay
         st = Game("czarina", deal=deal).state
         assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
     gc.collect()
     assert _resident_mb() < base + 25, (base, _resident_mb())
+
+
+@pytest.mark.parametrize("components", [False, True])
+@pytest.mark.parametrize("tableau", [2, 3])
+def test_czarina_cut_with_its_bottoms_decides_as_the_search_without_cuts(
+        tableau: int, components: bool) -> None:
+    # RULES A3; docs/solver.md, "Bottoms": the searches cut by the drain test with the
+    # piles' bottoms (by positions, and by components, whose nodes hold no tableau: the
+    # bottoms are read from a member of the component) decide as the search by positions
+    # without the drain test
+    spec = get_spec("czarina").reduced(ranks=7, tableau=tableau)
+    rules = rules_for(spec)
+    verdicts = {WON: 0, LOST: 0}
+    for deal in range(1, 41):
+        st = rules.initial_state(deal)
+        _, plain = exact(rules, st, drain=False)
+        rx, cut = exact(rules, st, components=components)
+        expected, _ = plain.search(-1, -1)
+        verdict, line = cut.search(-1, -1)
+        assert verdict == expected, deal
+        if verdict == WON:
+            assert replays(spec, deal, rx, line), deal
+        verdicts[verdict] += 1
+    assert verdicts[WON] >= 5 and verdicts[LOST] >= 5, verdicts
+
+
+@pytest.mark.parametrize("deal", [16, 102])
+def test_czarina_deals_once_called_lost_by_components_are_won(deal: int) -> None:
+    # RULES A3: the search by components once read the bottoms of a tableau it had not
+    # decoded, and called these won deals lost; each is won, and its line replays
+    spec = get_spec("czarina")
+    rules = rules_for(spec)
+    rx, c = exact(rules, rules.initial_state(deal), components=True)
+    verdict, line = c.search(-1, 30.0)
+    assert verdict == WON and replays(spec, deal, rx, line)

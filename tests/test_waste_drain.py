@@ -8,7 +8,9 @@ position is lost.  Checked here: the one-card question against every configurati
 one; every position the test calls lost against the plain exhaustive search, on reductions
 of Four Seasons, Czarina and the 1883 rules; and the compiled test against this one, through
 the relaxed searches, which must search the same positions.  Where the piles are runs in
-suit (the Busy Aces family, ``keys.SuitWasteDrain``), the same checks suit by suit.  (Fours
+suit (the Busy Aces family, ``keys.SuitWasteDrain``), the same checks suit by suit; in
+Czarina, whose runs start only at the piles' bottoms (``keys.BottomDrain``), the one-card
+question and the compiled test with them.  (Fours
 Up's test, with two foundations a suit and prefilled Fours, is in test_solver_multiset.py.)
 """
 
@@ -26,12 +28,14 @@ from patience.rules import Rules, State
 from patience.rules.spec import Space
 from patience.solver import LOST, relaxed
 from patience.solver.keys import (
+    BottomDrain,
     SuitWasteDrain,
     WasteDrain,
     drain_applies,
     make_drain_dead_end,
     suit_drain_applies,
 )
+from patience.solver.relaxed import RelaxedSearch, compiles
 from test_solver_exhaustive import Reduction, exhaustive, random_positions, red, slow_selected
 
 
@@ -155,6 +159,123 @@ def test_it_applies_to_the_four_seasons_and_busy_aces_families() -> None:
     for spec in all_specs():
         assert (make_drain_dead_end(rules_for(spec)) is not None) == \
             (spec.id in applies | in_suit), spec.id
+
+
+# ------------------------------------------------------- Czarina's bottoms (RULES A3)
+def lets_leave_from_bottoms(rules: Rules, u: list[int], w: int, elig: list[int]) -> bool:
+    """``lets_leave`` where a run may start only at a card of ``elig`` (a possible bottom:
+    a pile's bottom card, or a card dealt from the stock since) that is not home,
+    configuration by configuration: with n(r) the tableau's cards of rank r and b(r) the
+    possible bottoms of rank r in the tableau, the piles are intervals of ranks, each ending
+    at its bottom, so max(0, n(r) − n(r+1)) ≤ b(r) at every rank; the card goes onto a pile
+    ending in rank r0+1 when n(r0+1) > n(r0), or with a run more (a possible bottom of rank
+    r0 to spare, fewer runs than piles, a rank r0+1 card out of home)."""
+    spec = rules.spec
+    n, suits, piles = spec.ranks, spec.suits, len(rules.tab)
+    r0, s0 = w >> 2, w & 3
+    heights = [[h for h in range(n + 1) if all(u[4 * r + s] for r in range(h))]
+               for s in range(suits)]
+    for hs in itertools.product(*heights):
+        t = [sum(u[4 * r + s] for s in range(suits)) - sum(1 for h in hs if h > r)
+             for r in range(n)] + [0]
+        b = [sum(elig[4 * r + s] for s in range(suits) if hs[s] <= r) for r in range(n)]
+        need = [max(0, t[r] - t[r + 1]) for r in range(n)]
+        m = sum(need)
+        if m > piles or any(need[r] > b[r] for r in range(n)):
+            continue
+        if hs[s0] == r0:
+            return True
+        if r0 + 1 < n and (t[r0 + 1] > t[r0] or (m < piles and t[r0 + 1] >= 1
+                                                   and need[r0] < b[r0])):
+            return True
+    return False
+
+
+def bottom_inputs(rules: Rules, st: State, dealt: int) -> tuple[list[int], list[int]]:
+    """``(u, elig)`` of a position, as if its ``dealt`` next stock cards had been dealt
+    (out of the stock, possible bottoms): the possible bottoms are the piles' bottom cards
+    and those."""
+    n = rules.spec.ranks
+    u, _ = kinds_out(rules, st)
+    elig = [0] * (4 * n)
+    cards = [p[0] for t in rules.tab if (p := st.piles[t])]
+    cards += list(st.piles[rules.stock][::-1][:dealt])
+    for c in cards:
+        k = ((c >> 2) + 1 - st.base) % n * 4 + (c & 3)
+        elig[k] = 1
+    for c in st.piles[rules.stock][::-1][:dealt]:
+        u[((c >> 2) + 1 - st.base) % n * 4 + (c & 3)] += 1
+    return u, elig
+
+
+@pytest.mark.parametrize("params", [{"ranks": 6, "tableau": 2}, {"ranks": 7, "tableau": 3},
+                                    {}], ids=["6x2", "7x3", "full"])
+def test_with_bottoms_a_card_can_leave_exactly_when_a_configuration_lets_it(
+        params: dict[str, int]) -> None:
+    # RULES A3: the question for one card, answered going down the ranks, against every
+    # configuration of the foundations, with some of the stock's cards dealt
+    spec = get_spec("czarina").reduced(**params) if params else get_spec("czarina")
+    rules = rules_for(spec)
+    drain = BottomDrain(spec.ranks, spec.suits, len(rules.tab))
+    rng = random.Random(2)
+    verdicts = {True: 0, False: 0}
+    for st in random_positions(rules, range(1, 16 if params else 4), seed=11):
+        waste = st.piles[rules.waste]
+        if not waste:
+            continue
+        u, elig = bottom_inputs(rules, st, rng.randrange(len(st.piles[rules.stock]) + 1))
+        w = ((waste[-1] >> 2) + 1 - st.base) % spec.ranks * 4 + (waste[-1] & 3)
+        expected = lets_leave_from_bottoms(rules, u, w, elig)
+        assert drain.leaves(u, w, elig) == expected, st
+        verdicts[expected] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 5, verdicts
+
+
+@pytest.mark.parametrize("params", [{"ranks": 5, "tableau": 2}, {"ranks": 6, "tableau": 2},
+                                    {"ranks": 7, "tableau": 3}], ids=["5x2", "6x2", "7x3"])
+def test_the_bottoms_prove_more_positions_lost(params: dict[str, int]) -> None:
+    # RULES A3: the positions of random play that Czarina's test calls lost and the test
+    # without the bottoms lets drain are lost, by the plain exhaustive search (the others
+    # are checked with the Four Seasons family's reductions, above)
+    rules = rules_for(get_spec("czarina").reduced(**params))
+    spec = rules.spec
+    dead = make_drain_dead_end(rules)
+    assert dead is not None
+    plain = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spaces=False)
+    beyond = 0
+    for st in random_positions(rules, range(1, 41), seed=3):
+        if dead(st) and plain(st.piles[rules.stock][::-1], st.piles[rules.waste], st.base):
+            assert exhaustive(rules, st)[0] == LOST, st
+            beyond += 1
+    assert beyond >= 5, beyond
+
+
+@pytest.mark.skipif(not compiles(rules_for(get_spec("czarina"))), reason="not compiled")
+@pytest.mark.parametrize("params", [{"ranks": 6, "tableau": 2}, {}], ids=["6x2", "full"])
+def test_the_compiled_test_with_bottoms_is_this_one(params: dict[str, int]) -> None:
+    # RULES A3: the compiled test (which cuts the compiled exact searches) answers as
+    # BottomDrain at every position of random play from the opening
+    spec = get_spec("czarina").reduced(**params) if params else get_spec("czarina")
+    rules = rules_for(spec)
+    n = spec.ranks
+    drain = BottomDrain(n, spec.suits, len(rules.tab))
+    verdicts = {True: 0, False: 0}
+    for deal in range(1, 31 if params else 6):
+        root = rules.initial_state(deal)
+        search = RelaxedSearch(rules, root)
+        assert search.compiled is not None
+        for st in random_positions(rules, range(deal, deal + 1), seed=deal):
+            waste = st.piles[rules.waste]
+            if not waste:
+                continue
+            bottoms = [p[0] for t in rules.tab if (p := st.piles[t])]
+            mask = sum(1 << (((c >> 2) + 1 - st.base) % n * 4 + (c & 3)) for c in bottoms)
+            bits = sum(1 << search.stock_pos[c] for c in waste)
+            got = search.compiled.bottom_drains(len(st.piles[rules.stock]), bits, mask)
+            expected = drain(st.piles[rules.stock][::-1], waste, st.base, tuple(bottoms))
+            assert got == expected, (deal, st)
+            verdicts[expected] += 1
+    assert verdicts[True] >= 20 and verdicts[False] >= 20, verdicts
 
 
 # ------------------------------------------------------------ runs built in suit (RULES B3)

@@ -223,6 +223,7 @@ typedef struct {
     int n, suits, ntab, space_any, stock_to_space, refill, use_cycle, base, packets, vacancy;
     int drain;                  /* the drain test on (docs/solver.md, "Draining the waste") */
     struct DrainSlot *dcache;   /* its verdicts by the position's first word (lazily made) */
+    struct BottomSlot *bcache;  /* Czarina's test with the piles' bottoms (bottom_dead) */
     int nstock;
     int stock[64];
     int stock_pos[64];
@@ -770,6 +771,120 @@ static int drain_dead(Relaxed *r, uint64_t a) {
     return e->v == 2;
 }
 
+/* ---------------------------------------------------------------- Czarina's bottoms
+ * (docs/solver.md, "Bottoms"; keys.BottomDrain is the reference).  Every pile is a run
+ * down from its bottom card, and only a refill from the stock makes a new bottom: the runs
+ * of a configuration start at cards of ``elig`` (the piles' bottoms now and the stock's
+ * cards dealt since, as kinds) that are not home, e(r) - t(r) of them at rank r. */
+
+struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* v: 0 none kept, 1 drains, 2 not */
+
+/* the fewest runs of a configuration whose runs start at cards of ``elig`` not home, going
+ * down the ranks with the set of suits whose top card lies above; mode 0: suit s0's top
+ * card of rank r0 - 1 (home); 1: t(r0) > e(r0) (a pile ends in rank r0 + 1); 2: a run more
+ * (counted) starting at rank r0, at most c(r0+1) - 1 tops above it.  piles + 1: none */
+static int bruns(const Relaxed *r, const int *c, const int *e, const int *lim,
+                 const int *elig, int r0, int s0, int mode) {
+    int n = r->n, suits = r->suits, piles = r->ntab, full = (1 << suits) - 1;
+    int best[16], nxt[16];
+    for (int m = 0; m <= full; m++) best[m] = piles + 1;
+    best[0] = 0;
+    for (int rk = n - 1; rk >= 0; rk--) {
+        int allowed = 0, any = 0;
+        for (int su = 0; su < suits; su++) if (lim[su] >= rk) allowed |= 1 << su;
+        for (int m = 0; m <= full; m++) nxt[m] = piles + 1;
+        for (int m = 0; m <= full; m++) {
+            if (best[m] > piles) continue;
+            int fr = allowed & ~m;
+            for (int sub = fr;; sub = (sub - 1) & fr) {
+                if (mode != 0 || (((sub >> s0) & 1) == (rk == r0 - 1))) {
+                    int m2 = m | sub, d = e[rk] - __builtin_popcount(sub);
+                    int need = d > 0 ? d : 0, avail = 0, ok = 1;
+                    for (int su = 0; su < suits; su++)
+                        if (!(m2 >> su & 1)) avail += elig[rk * 4 + su];
+                    if (rk == r0 && mode == 1) ok = d < 0;
+                    else if (rk == r0 && mode == 2) {
+                        ok = __builtin_popcount(m) <= c[r0 + 1] - 1;
+                        need++;
+                    }
+                    int cost = best[m] + need;
+                    if (ok && need <= avail && cost <= piles && cost < nxt[m2]) {
+                        nxt[m2] = cost;
+                        any = 1;
+                    }
+                }
+                if (!sub) break;
+            }
+        }
+        if (!any) return piles + 1;
+        memcpy(best, nxt, sizeof best);
+    }
+    int low = piles + 1;
+    for (int m = 0; m <= full; m++) if (best[m] < low) low = best[m];
+    return low;
+}
+
+/* can waste card ``w`` leave, home or onto a pile ending in a card one rank higher, under
+ * some configuration that ``u`` allows, with runs starting only at cards of ``elig``? */
+static int bleave(const Relaxed *r, const int *u, int w, const int *elig) {
+    int n = r->n, suits = r->suits, piles = r->ntab, r0 = w >> 2, s0 = w & 3;
+    int c[17], e[16], lim[MAXSUITS];
+    for (int rk = 0; rk < n; rk++) {
+        c[rk] = 0;
+        for (int su = 0; su < suits; su++) c[rk] += u[rk * 4 + su];
+    }
+    c[n] = 0;
+    for (int rk = 0; rk < n; rk++) e[rk] = c[rk] - c[rk + 1];
+    for (int su = 0; su < suits; su++) {
+        int b = n;
+        for (int rk = 0; rk < n; rk++) if (!u[rk * 4 + su]) { b = rk; break; }
+        lim[su] = b - 1;
+    }
+    if (r0 - 1 <= lim[s0] && bruns(r, c, e, lim, elig, r0, s0, 0) <= piles) return 1;
+    if (r0 + 1 >= n) return 0;  /* nothing is placed on a base-rank card */
+    return bruns(r, c, e, lim, elig, r0, s0, 1) <= piles
+        || bruns(r, c, e, lim, elig, r0, s0, 2) <= piles;
+}
+
+/* does the waste of ``a`` drain, the piles' bottom cards being the kinds of ``bottoms``? */
+static int bdrains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
+    int u[64] = {0}, elig[64] = {0}, sl = SL(a);
+    uint64_t waste = WASTE(a);
+    for (int rk = 0; rk < r->n; rk++)
+        for (int su = 0; su < r->suits; su++) u[rk * 4 + su] = 1;
+    for (int k = 0; k < 64; k++) elig[k] = (int)(bottoms >> k & 1);
+    for (int i = 0; i < sl; i++) u[rel(r, r->stock[i]) * 4 + (r->stock[i] & 3)]--;
+    for (uint64_t x = waste; x; x &= x - 1) {
+        int c = r->stock[__builtin_ctzll(x)];
+        u[rel(r, c) * 4 + (c & 3)]--;
+    }
+    int next = sl - 1;
+    for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
+        int c = r->stock[__builtin_ctzll(x)], w = rel(r, c) * 4 + (c & 3);
+        while (!bleave(r, u, w, elig)) {
+            if (next < 0) return 0;
+            int d = r->stock[next--], k = rel(r, d) * 4 + (d & 3);
+            u[k]++;
+            elig[k] = 1;  /* (dealt: it may have refilled a pile) */
+        }
+        u[w]++;
+    }
+    return 1;
+}
+
+/* 1 when the waste of ``a`` cannot drain with the piles' bottoms ``bottoms`` (kinds) */
+static int bottom_dead(Relaxed *r, uint64_t a, uint64_t bottoms) {
+    if (!r->bcache && !(r->bcache = calloc(DRAIN_CACHE, sizeof(struct BottomSlot))))
+        return !bdrains(r, a, bottoms);
+    struct BottomSlot *e = &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)];
+    if (e->v == 0 || e->a != a || e->bottoms != bottoms) {
+        e->a = a;
+        e->bottoms = bottoms;
+        e->v = bdrains(r, a, bottoms) ? 1 : 2;
+    }
+    return e->v == 2;
+}
+
 static int waste_cycle(const Relaxed *r, uint64_t a, uint64_t b) {
     uint64_t waste = WASTE(a);
     int n = r->n, base = r->base;
@@ -1263,6 +1378,7 @@ static void free_tables(Relaxed *r) {
     free(r->lost.slots);
     free(r->seen_buf);
     free(r->dcache); r->dcache = NULL;
+    free(r->bcache); r->bcache = NULL;
     r->comps = NULL; r->ncomps = r->capcomps = 0;
     r->shapes.keys = NULL; r->shapes.vals = NULL; r->shapes.cap = r->shapes.count = 0;
     r->lost.slots = NULL; r->lost.cap = r->lost.count = 0;
@@ -1293,7 +1409,22 @@ static PyObject *Relaxed_release(Relaxed *r, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* bottom_drains(sl, waste, bottoms): Czarina's drain test with the piles' bottoms (a set
+ * of kinds, relative rank * 4 + suit), for the tests against keys.BottomDrain */
+static PyObject *Relaxed_bottom_drains(Relaxed *r, PyObject *args) {
+    int sl;
+    unsigned long long waste, bottoms;
+    if (!PyArg_ParseTuple(args, "iKK", &sl, &waste, &bottoms)) return NULL;
+    if (sl < 0 || sl > r->nstock || waste >> r->nstock) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this deal");
+        return NULL;
+    }
+    return PyBool_FromLong(bdrains(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
+}
+
 static PyMethodDef Relaxed_methods[] = {
+    {"bottom_drains", (PyCFunction)Relaxed_bottom_drains, METH_VARARGS,
+     "bottom_drains(stock length, waste as stock indices, bottoms as kinds) -> bool"},
     {"search", (PyCFunction)Relaxed_search, METH_VARARGS,
      "search(start, max_nodes, seconds[, cpu]) -> (verdict, winning line); -1 for no limit; cpu: seconds of the thread's CPU time"},
     {"release", (PyCFunction)Relaxed_release, METH_NOARGS,
@@ -1714,12 +1845,26 @@ static int xmoves(Exact *x, const XState *s) {
  * many positions share: their answers are cached (the drain test's by stock and waste,
  * Czarina's by the skeleton, xskeleton, never 0), a newer answer replacing an older one in
  * its slot */
-static int xdead(Exact *x, const XState *s, uint64_t *a, uint64_t *b) {
+#define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
+
+/* the piles' bottom cards of a tableau, as a set of kinds (relative rank * 4 + suit) */
+static uint64_t xbottoms(const Relaxed *r, const uint8_t *len, const uint8_t (*cd)[XMAXLEN]) {
+    uint64_t bottoms = 0;
+    for (int i = 0; i < r->ntab; i++)
+        if (len[i]) bottoms |= 1ULL << (rel(r, cd[i][0]) * 4 + (cd[i][0] & 3));
+    return bottoms;
+}
+
+static int xdead(Exact *x, const XState *s, uint64_t bottoms, uint64_t *a, uint64_t *b) {
     Relaxed *r = x->rx;
     *a = s->waste | ((uint64_t)s->sl << 56);
     *b = 0;
     for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
     if (drain_dead(x->rx, *a)) return 1;  /* (its own cache, by stock and waste) */
+    /* Czarina: the piles' bottoms count too */
+    if (r->drain && r->refill && WASTE(*a) && bottoms != NO_BOTTOMS
+            && bottom_dead(r, *a, bottoms))
+        return 1;
     if (!r->use_cycle || __builtin_popcountll(s->waste) <= 1) return 0;
     uint64_t w0 = xskeleton(r, s);
     if (!x->dcache && !(x->dcache = calloc(DCACHE, sizeof(DEntry)))) return waste_cycle(r, *a, *b);
@@ -1758,7 +1903,8 @@ static int xrelaxed_lost(Relaxed *r, uint64_t a, uint64_t b, int32_t id) {
  * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
 static int xcut(Exact *x, const XState *s) {
     uint64_t a, b;
-    if (xdead(x, s, &a, &b)) return 1;
+    if (xdead(x, s, xbottoms(x->rx, s->len, (const uint8_t (*)[XMAXLEN])s->c), &a, &b))
+        return 1;
     if (!xcuts(x)) return 0;
     return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
                                                        (const uint8_t (*)[XMAXLEN])s->c));
@@ -1830,7 +1976,10 @@ static PyObject *xresult(Exact *x) {
 typedef struct { TKey k; int32_t v1; } CEntry;  /* v1 = component id + 1; 0: a free slot */
 typedef struct { TKey k; int32_t comp; uint8_t emptied; } CRes;
 typedef struct { uint64_t key; size_t first; int32_t count; } CExit;  /* key 0: free */
-typedef struct { size_t first; int32_t count; int32_t rxc; uint64_t tops; uint32_t mark; } CComp;
+typedef struct {
+    size_t first; int32_t count; int32_t rxc; uint64_t tops; uint32_t mark;
+    uint64_t bottoms;  /* its piles' bottoms (xbottoms), NO_BOTTOMS until asked */
+} CComp;
 typedef struct { uint64_t w0; int32_t comp; uint8_t kind, card; } CNode;  /* child + edge */
 typedef struct { uint8_t kind, card; int32_t target; } CEdge;
 typedef struct { CNode node; size_t next, end, lend; } CFrame;
@@ -1948,6 +2097,7 @@ static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
     c->comps[id].count = (int32_t)(c->nmem - first);
     c->comps[id].tops = tops;
     c->comps[id].rxc = -2;  /* not asked yet */
+    c->comps[id].bottoms = NO_BOTTOMS;
     c->comps[id].mark = 0;
     c->ncomps++;
     return id;
@@ -2312,11 +2462,16 @@ static int cframe(Exact *x, CSearch *c, const CNode *nd) {
 static int ccut(Exact *x, CSearch *c, const CNode *nd) {
     Relaxed *r = x->rx;
     XState s;
-    cskel(r, nd->w0, &s);
+    cskel(r, nd->w0, &s);  /* (the stock, the waste and the foundations only) */
     uint64_t a, b;
-    if (xdead(x, &s, &a, &b)) return 1;
-    if (!xcuts(x)) return 0;
     CComp *cc = &c->comps[nd->comp];
+    if (cc->bottoms == NO_BOTTOMS && r->refill) {  /* the members share their bottoms */
+        uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
+        tdecode(r, c->members[cc->first], len, cd);
+        cc->bottoms = xbottoms(r, len, (const uint8_t (*)[XMAXLEN])cd);
+    }
+    if (xdead(x, &s, cc->bottoms, &a, &b)) return 1;
+    if (!xcuts(x)) return 0;
     if (cc->rxc == -2) {  /* the relaxed component: that of any member's shape */
         uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
         tdecode(r, c->members[cc->first], len, cd);

@@ -497,6 +497,108 @@ class SuitWasteDrain(WasteDrain):
         return False
 
 
+class BottomDrain(WasteDrain):
+    """The drain test of Czarina, where the player never fills a space (RULES A3): every
+    pile is a run down from its bottom card, and a card becomes a pile's bottom only by a
+    refill from the stock; so the bottoms, now and later, are among the piles' bottom cards
+    now and the stock's cards dealt by then (docs/solver.md, "Bottoms").  In a configuration
+    the piles then start at ranks where such a card is in the tableau: a rank holding e(r)
+    − t(r) more tableau cards than the one above needs that many of them (``can_leave``
+    decides by going down the ranks, the foundations whose top card is above each rank a
+    set of suits)."""
+
+    def __init__(self, n: int, suits: int, piles: int) -> None:
+        super().__init__(n, suits, piles, spaces=False)
+
+    def __call__(self, coming: tuple[int, ...], waste: tuple[int, ...], base: int,
+                 bottoms: tuple[int, ...] = ()) -> bool:
+        """As ``WasteDrain``, with the piles' bottom cards ``bottoms``: False proves the
+        position lost."""
+        n = self.n
+
+        def kind(c: int) -> int:
+            return ((c >> 2) + 1 - base) % n * 4 + (c & 3)
+
+        u = [1 if (k & 3) < self.suits else 0 for k in range(4 * n)]
+        elig = [0] * (4 * n)
+        for c in bottoms:
+            elig[kind(c)] = 1
+        for c in coming:
+            u[kind(c)] -= 1
+        kinds = [kind(c) for c in waste]
+        for k in kinds:
+            u[k] -= 1
+        j = 0
+        for w in reversed(kinds):
+            while not self.leaves(u, w, elig):
+                if j >= len(coming):
+                    return False
+                k = kind(coming[j])
+                u[k] += 1
+                elig[k] = 1  # (dealt: it may have refilled a pile)
+                j += 1
+            u[w] += 1
+        return True
+
+    def leaves(self, u: list[int], w: int, elig: list[int]) -> bool:
+        """Can the waste card of kind ``w`` leave, home or onto a pile ending in a card one
+        rank higher, under some configuration that ``u`` allows, the tableau's runs
+        starting only at cards of ``elig`` (the possible bottoms) that are not home?"""
+        n, suits, piles = self.n, self.suits, self.piles
+        r0, s0 = w >> 2, w & 3
+        c = [sum(u[4 * r:4 * r + suits]) for r in range(n)] + [0]
+        e = [c[r] - c[r + 1] for r in range(n)]
+        lim = [next((r for r in range(n) if not u[4 * r + s]), n) - 1 for s in range(suits)]
+        if r0 - 1 <= lim[s0] and self._runs(c, e, lim, elig, r0, s0, "home") <= piles:
+            return True
+        if r0 + 1 >= n:
+            return False  # nothing is placed on a base-rank card
+        return (self._runs(c, e, lim, elig, r0, s0, "top") <= piles
+                or self._runs(c, e, lim, elig, r0, s0, "extra") <= piles)
+
+    def _runs(self, c: list[int], e: list[int], lim: list[int], elig: list[int], r0: int,
+              s0: int, mode: str) -> int:
+        """The fewest runs of a configuration with every run starting at a possible bottom,
+        and: ``home``, suit s0's top card of rank r0 − 1 (none when r0 = 0); ``top``, more
+        tableau cards of rank r0 + 1 than of r0 (a pile ends in one); ``extra``, a run more
+        (counted) starting at rank r0, and a rank r0 + 1 card out of home for it to end on.
+        Ranks are taken from the top down, the state being the suits whose top card is
+        above the rank; ``piles + 1`` when no configuration will do."""
+        n, suits, piles = self.n, self.suits, self.piles
+        best = {0: 0}
+        for r in range(n - 1, -1, -1):
+            allowed = sum(1 << s for s in range(suits) if lim[s] >= r)
+            bot = elig[4 * r:4 * r + suits]
+            nxt: dict[int, int] = {}
+            for m, cost in best.items():
+                free = allowed & ~m
+                sub = free
+                while True:
+                    ok = True
+                    if mode == "home":
+                        ok = bool(sub >> s0 & 1) == (r == r0 - 1)
+                    if ok:
+                        m2 = m | sub
+                        d = e[r] - bin(sub).count("1")
+                        need = max(0, d)
+                        avail = sum(bot[s] for s in range(suits) if not m2 >> s & 1)
+                        if r == r0 and mode == "top":
+                            ok = d < 0
+                        elif r == r0 and mode == "extra":  # (the extra run counted)
+                            ok = bin(m).count("1") <= c[r0 + 1] - 1
+                            need += 1
+                        ok = ok and need <= avail
+                        if ok and cost + need <= min(piles, nxt.get(m2, piles + 1) - 1):
+                            nxt[m2] = cost + need
+                    if sub == 0:
+                        break
+                    sub = (sub - 1) & free
+            best = nxt
+            if not best:
+                return piles + 1
+        return min(best.values())
+
+
 def _drain_shape(rules: Rules) -> bool:
     """What both drain tests ask of a game: one pass of the stock through a waste that
     feeds the tableau, foundations that build up in suit (a deck's worth of them) and
@@ -527,13 +629,16 @@ def suit_drain_applies(rules: Rules) -> bool:
 
 
 def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
-    """The drain test on positions, for the Four Seasons family (``WasteDrain``) and the
-    Busy Aces family (``SuitWasteDrain``): True when the position's waste cannot drain (it
+    """The drain test on positions, for the Four Seasons family (``WasteDrain``; Czarina's
+    counts the piles' bottoms, ``BottomDrain``) and the Busy Aces family
+    (``SuitWasteDrain``): True when the position's waste cannot drain (it
     is lost); None where it does not apply."""
     spec = rules.spec
     spaces = spec.space is not Space.AUTO
     drains: WasteDrain
-    if drain_applies(rules):
+    if drain_applies(rules) and not spaces:  # Czarina: the piles' bottoms count too
+        drains = BottomDrain(spec.ranks, spec.suits, len(rules.tab))
+    elif drain_applies(rules):
         drains = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spaces)
     elif suit_drain_applies(rules):
         drains = SuitWasteDrain(spec.ranks, spec.suits, len(rules.tab) + len(rules.cell),
@@ -542,14 +647,16 @@ def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
         return None
     stock_i, waste_i, tab, cells = rules.stock, rules.waste, rules.tab, rules.cell
     deck = spec.ranks * spec.suits * spec.decks
-    kept: dict[tuple[tuple[int, ...], tuple[int, ...], int], bool] = {}
+    bottomed = isinstance(drains, BottomDrain)
+    kept: dict[tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...]], bool] = {}
 
     def dead(st: State) -> bool:
         p = st.piles
         waste = p[waste_i]
         if not waste:
             return False
-        k = (p[stock_i], waste, st.base)
+        bottoms = tuple(sorted(p[t][0] for t in tab if p[t])) if bottomed else ()
+        k = (p[stock_i], waste, st.base, bottoms)
         v = kept.get(k)
         if v is None:
             # the argument counts every card out of the stock and the waste as in the
@@ -560,7 +667,9 @@ def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
                 return False
             if len(kept) > 1 << 16:
                 kept.clear()
-            v = kept[k] = not drains(p[stock_i][::-1], waste, st.base)
+            coming = p[stock_i][::-1]
+            v = kept[k] = not (drains(coming, waste, st.base) if not isinstance(
+                drains, BottomDrain) else drains(coming, waste, st.base, bottoms))
         return v
 
     return dead
