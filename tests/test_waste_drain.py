@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -53,6 +53,18 @@ def kinds_out(rules: Rules, st: State) -> tuple[list[int], list[int]]:
     return u, [kind(c) for c in st.piles[rules.waste]]
 
 
+def configurations(rules: Rules, u: list[int]) -> Iterator[tuple[tuple[int, ...], list[int]]]:
+    """Every configuration of the foundations that ``u`` allows, as ``(heights, n)``: a
+    foundation's height h holds its suit's ranks below h (all in ``u``); the tableau, the
+    rest of ``u``, has n[r] cards of rank r (n[ranks] = 0)."""
+    n, suits = rules.spec.ranks, rules.spec.suits
+    heights = [[h for h in range(n + 1) if all(u[4 * r + s] for r in range(h))]
+               for s in range(suits)]
+    for hs in itertools.product(*heights):
+        yield hs, [sum(u[4 * r + s] for s in range(suits)) - sum(1 for h in hs if h > r)
+                   for r in range(n)] + [0]
+
+
 def lets_leave(rules: Rules, u: list[int], w: int) -> bool:
     """Whether some configuration of the foundations allowed by ``u`` lets waste card ``w``
     leave, configuration by configuration: a foundation's height h holds its suit's ranks
@@ -62,14 +74,10 @@ def lets_leave(rules: Rules, u: list[int], w: int) -> bool:
     fill one) when m is below the piles, or onto a pile ending in rank r0+1: n(r0+1) >
     n(r0), or with fewer runs than piles, a rank r0+1 card out of home."""
     spec = rules.spec
-    n, suits, piles = spec.ranks, spec.suits, len(rules.tab)
+    n, piles = spec.ranks, len(rules.tab)
     spaces = spec.space is not Space.AUTO
     r0, s0 = w >> 2, w & 3
-    heights = [[h for h in range(n + 1) if all(u[4 * r + s] for r in range(h))]
-               for s in range(suits)]
-    for hs in itertools.product(*heights):
-        t = [sum(u[4 * r + s] for s in range(suits)) - sum(1 for h in hs if h > r)
-             for r in range(n)] + [0]
+    for hs, t in configurations(rules, u):
         m = sum(max(0, t[r] - t[r + 1]) for r in range(n))
         if m > piles:
             continue
@@ -173,11 +181,7 @@ def lets_leave_from_bottoms(rules: Rules, u: list[int], w: int, elig: list[int])
     spec = rules.spec
     n, suits, piles = spec.ranks, spec.suits, len(rules.tab)
     r0, s0 = w >> 2, w & 3
-    heights = [[h for h in range(n + 1) if all(u[4 * r + s] for r in range(h))]
-               for s in range(suits)]
-    for hs in itertools.product(*heights):
-        t = [sum(u[4 * r + s] for s in range(suits)) - sum(1 for h in hs if h > r)
-             for r in range(n)] + [0]
+    for hs, t in configurations(rules, u):
         b = [sum(elig[4 * r + s] for s in range(suits) if hs[s] <= r) for r in range(n)]
         need = [max(0, t[r] - t[r + 1]) for r in range(n)]
         m = sum(need)
