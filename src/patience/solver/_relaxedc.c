@@ -736,13 +736,20 @@ static int dleave(const Relaxed *r, const int *u, int w) {
     return 0;
 }
 
+#define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
+static int bleave(const Relaxed *r, const int *u, int w, const int *elig);
+
 /* does the waste of ``a`` drain: can each of its cards leave, from the top down, when the
- * cards above it have and so have the stock's cards dealt by then (which lie above it)? */
-static int drains(const Relaxed *r, uint64_t a) {
-    int u[64] = {0}, sl = SL(a);
+ * cards above it have and so have the stock's cards dealt by then (which lie above it)?
+ * With ``bottoms`` (the piles' bottom cards as a set of kinds), Czarina's test with them
+ * (bleave, below) */
+static int drains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
+    int u[64] = {0}, elig[64] = {0}, sl = SL(a);
     uint64_t waste = WASTE(a);
     for (int rk = 0; rk < r->n; rk++)
         for (int su = 0; su < r->suits; su++) u[rk * 4 + su] = 1;
+    if (bottoms != NO_BOTTOMS)
+        for (int k = 0; k < 64; k++) elig[k] = (int)(bottoms >> k & 1);
     for (int i = 0; i < sl; i++) u[rel(r, r->stock[i]) * 4 + (r->stock[i] & 3)]--;
     for (uint64_t x = waste; x; x &= x - 1) {
         int c = r->stock[__builtin_ctzll(x)];
@@ -751,10 +758,11 @@ static int drains(const Relaxed *r, uint64_t a) {
     int next = sl - 1;  /* the stock's next card */
     for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
         int c = r->stock[__builtin_ctzll(x)], w = rel(r, c) * 4 + (c & 3);
-        while (!dleave(r, u, w)) {
+        while (!(bottoms == NO_BOTTOMS ? dleave(r, u, w) : bleave(r, u, w, elig))) {
             if (next < 0) return 0;
-            int d = r->stock[next--];
-            u[rel(r, d) * 4 + (d & 3)]++;
+            int d = r->stock[next--], k = rel(r, d) * 4 + (d & 3);
+            u[k]++;
+            elig[k] = 1;  /* (dealt: it may have refilled a pile) */
         }
         u[w]++;
     }
@@ -765,9 +773,9 @@ static int drains(const Relaxed *r, uint64_t a) {
 static int drain_dead(Relaxed *r, uint64_t a) {
     if (!r->drain || !WASTE(a)) return 0;
     if (!r->dcache && !(r->dcache = calloc(DRAIN_CACHE, sizeof(struct DrainSlot))))
-        return !drains(r, a);
+        return !drains(r, a, NO_BOTTOMS);
     struct DrainSlot *e = &r->dcache[mix64(a) & (DRAIN_CACHE - 1)];
-    if (e->v == 0 || e->a != a) { e->a = a; e->v = drains(r, a) ? 1 : 2; }
+    if (e->v == 0 || e->a != a) { e->a = a; e->v = drains(r, a, NO_BOTTOMS) ? 1 : 2; }
     return e->v == 2;
 }
 
@@ -846,41 +854,15 @@ static int bleave(const Relaxed *r, const int *u, int w, const int *elig) {
         || bruns(r, c, e, lim, elig, r0, s0, 2) <= piles;
 }
 
-/* does the waste of ``a`` drain, the piles' bottom cards being the kinds of ``bottoms``? */
-static int bdrains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
-    int u[64] = {0}, elig[64] = {0}, sl = SL(a);
-    uint64_t waste = WASTE(a);
-    for (int rk = 0; rk < r->n; rk++)
-        for (int su = 0; su < r->suits; su++) u[rk * 4 + su] = 1;
-    for (int k = 0; k < 64; k++) elig[k] = (int)(bottoms >> k & 1);
-    for (int i = 0; i < sl; i++) u[rel(r, r->stock[i]) * 4 + (r->stock[i] & 3)]--;
-    for (uint64_t x = waste; x; x &= x - 1) {
-        int c = r->stock[__builtin_ctzll(x)];
-        u[rel(r, c) * 4 + (c & 3)]--;
-    }
-    int next = sl - 1;
-    for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
-        int c = r->stock[__builtin_ctzll(x)], w = rel(r, c) * 4 + (c & 3);
-        while (!bleave(r, u, w, elig)) {
-            if (next < 0) return 0;
-            int d = r->stock[next--], k = rel(r, d) * 4 + (d & 3);
-            u[k]++;
-            elig[k] = 1;  /* (dealt: it may have refilled a pile) */
-        }
-        u[w]++;
-    }
-    return 1;
-}
-
 /* 1 when the waste of ``a`` cannot drain with the piles' bottoms ``bottoms`` (kinds) */
 static int bottom_dead(Relaxed *r, uint64_t a, uint64_t bottoms) {
     if (!r->bcache && !(r->bcache = calloc(DRAIN_CACHE, sizeof(struct BottomSlot))))
-        return !bdrains(r, a, bottoms);
+        return !drains(r, a, bottoms);
     struct BottomSlot *e = &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)];
     if (e->v == 0 || e->a != a || e->bottoms != bottoms) {
         e->a = a;
         e->bottoms = bottoms;
-        e->v = bdrains(r, a, bottoms) ? 1 : 2;
+        e->v = drains(r, a, bottoms) ? 1 : 2;
     }
     return e->v == 2;
 }
@@ -1419,7 +1401,7 @@ static PyObject *Relaxed_bottom_drains(Relaxed *r, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
         return NULL;
     }
-    return PyBool_FromLong(bdrains(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
+    return PyBool_FromLong(drains(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
 }
 
 static PyMethodDef Relaxed_methods[] = {
@@ -1845,8 +1827,6 @@ static int xmoves(Exact *x, const XState *s) {
  * many positions share: their answers are cached (the drain test's by stock and waste,
  * Czarina's by the skeleton, xskeleton, never 0), a newer answer replacing an older one in
  * its slot */
-#define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
-
 /* the piles' bottom cards of a tableau, as a set of kinds (relative rank * 4 + suit) */
 static uint64_t xbottoms(const Relaxed *r, const uint8_t *len, const uint8_t (*cd)[XMAXLEN]) {
     uint64_t bottoms = 0;

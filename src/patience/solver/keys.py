@@ -358,27 +358,42 @@ class WasteDrain:
     def __init__(self, n: int, suits: int, piles: int, spaces: bool) -> None:
         self.n, self.suits, self.piles, self.spaces = n, suits, piles, spaces
 
-    def __call__(self, coming: tuple[int, ...], waste: tuple[int, ...], base: int) -> bool:
+    def __call__(self, coming: tuple[int, ...], waste: tuple[int, ...], base: int,
+                 bottoms: tuple[int, ...] = ()) -> bool:
         """Can every card of ``waste`` (bottom to top) leave it in turn, from the top down,
         each when the cards above it have left and so have the stock's cards dealt by then
-        (``coming``, in the order they are dealt)?  False proves the position lost."""
+        (``coming``, in the order they are dealt)?  False proves the position lost.
+        ``bottoms``: the piles' bottom cards, which only ``BottomDrain`` reads."""
         n = self.n
+
+        def kind(c: int) -> int:
+            return ((c >> 2) + 1 - base) % n * 4 + (c & 3)
+
         u = [self.decks if (k & 3) < self.suits else 0 for k in range(4 * n)]
+        elig = [0] * (4 * n)  # the possible bottoms (BottomDrain)
+        for c in bottoms:
+            elig[kind(c)] = 1
         for c in coming:
-            u[((c >> 2) + 1 - base) % n * 4 + (c & 3)] -= 1
-        kinds = [((c >> 2) + 1 - base) % n * 4 + (c & 3) for c in waste]
+            u[kind(c)] -= 1
+        kinds = [kind(c) for c in waste]
         for k in kinds:
             u[k] -= 1
         j = 0
         for w in reversed(kinds):
-            while not self.can_leave(u, w):
+            while not self.leaves(u, w, elig):
                 if j >= len(coming):
                     return False
-                c = coming[j]
-                u[((c >> 2) + 1 - base) % n * 4 + (c & 3)] += 1
+                k = kind(coming[j])
+                u[k] += 1
+                elig[k] = 1  # (dealt: it may have refilled a pile)
                 j += 1
             u[w] += 1
         return True
+
+    def leaves(self, u: list[int], w: int, elig: list[int]) -> bool:
+        """The question for one card that ``__call__`` asks (``can_leave``; ``elig``, the
+        possible bottoms, is for ``BottomDrain``)."""
+        return self.can_leave(u, w)
 
     def can_leave(self, u: list[int], w: int) -> bool:
         """Can the waste card of kind ``w`` (relative rank · 4 + suit) go home, or onto the
@@ -510,36 +525,6 @@ class BottomDrain(WasteDrain):
     def __init__(self, n: int, suits: int, piles: int) -> None:
         super().__init__(n, suits, piles, spaces=False)
 
-    def __call__(self, coming: tuple[int, ...], waste: tuple[int, ...], base: int,
-                 bottoms: tuple[int, ...] = ()) -> bool:
-        """As ``WasteDrain``, with the piles' bottom cards ``bottoms``: False proves the
-        position lost."""
-        n = self.n
-
-        def kind(c: int) -> int:
-            return ((c >> 2) + 1 - base) % n * 4 + (c & 3)
-
-        u = [1 if (k & 3) < self.suits else 0 for k in range(4 * n)]
-        elig = [0] * (4 * n)
-        for c in bottoms:
-            elig[kind(c)] = 1
-        for c in coming:
-            u[kind(c)] -= 1
-        kinds = [kind(c) for c in waste]
-        for k in kinds:
-            u[k] -= 1
-        j = 0
-        for w in reversed(kinds):
-            while not self.leaves(u, w, elig):
-                if j >= len(coming):
-                    return False
-                k = kind(coming[j])
-                u[k] += 1
-                elig[k] = 1  # (dealt: it may have refilled a pile)
-                j += 1
-            u[w] += 1
-        return True
-
     def leaves(self, u: list[int], w: int, elig: list[int]) -> bool:
         """Can the waste card of kind ``w`` leave, home or onto a pile ending in a card one
         rank higher, under some configuration that ``u`` allows, the tableau's runs
@@ -667,9 +652,7 @@ def make_drain_dead_end(rules: Rules) -> DeadEndFn | None:
                 return False
             if len(kept) > 1 << 16:
                 kept.clear()
-            coming = p[stock_i][::-1]
-            v = kept[k] = not (drains(coming, waste, st.base) if not isinstance(
-                drains, BottomDrain) else drains(coming, waste, st.base, bottoms))
+            v = kept[k] = not drains(p[stock_i][::-1], waste, st.base, bottoms)
         return v
 
     return dead
