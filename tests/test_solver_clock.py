@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from patience.game import Game
-from patience.solver import clock, solve
+from patience.solver import clock, hint, solve
 
 
 def test_the_cpu_clock_does_not_run_while_the_thread_waits() -> None:
@@ -34,3 +34,16 @@ def test_a_solve_on_cpu_time_spends_its_budget_and_restores_the_clock() -> None:
     assert 0.45 <= spent <= 1.0
     assert not clock.cpu()
     assert game.state == start and game.moves == []
+
+
+def test_a_czarina_solve_keeps_to_its_budget_and_gives_a_hint() -> None:
+    """Czarina has no plan search (docs/solver.md, "Schedule"), so the best line for a hint
+    comes from the guided search in Python, whose dead-end test is slow there: it runs in
+    the last part of the budget rather than after it.  Deal 2 is undecided within ten
+    seconds."""
+    game = Game("czarina", deal=2)
+    result = solve(game, max_seconds=1.0, cpu_time=True)
+    assert result.status == "unknown"
+    assert 0.9 <= result.seconds <= 1.15
+    h = hint(game, max_seconds=0.5)
+    assert h.status == "heuristic" and h.move in {str(m) for m in game.legal_moves()}

@@ -793,6 +793,12 @@ class Solver:
         self.found = rules.found
         self.reserve_row = rules.spec.stock is StockKind.RESERVE_ROW
         self.relaxable = relaxed.applies(rules)
+        # the search guided by the relaxation's plans (docs/solver.md, "Plans"), where it
+        # wins: not in Czarina, whose spaces the player never fills, so the suit-free
+        # relaxation's plans can rarely be carried out (of deals 1-200 at 2 s, every win
+        # and all but one loss came from the compiled searches, that loss from the
+        # relaxation's first search, which runs without it)
+        self.plans = rules.spec.space is not Space.AUTO
         self.multiset = multiset.applies(rules)
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
@@ -993,7 +999,8 @@ class Solver:
 
         1. a guided search (10% of the budget) for a quick win;
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
-           50%), then the relaxation alone from the root (up to 60%), for a proof of loss;
+           50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
+           a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
            search, two more with other tie-breaks), the relaxation from the root (until
            it is won or lost) and the exact searches of the game (the compiled one, where
@@ -1076,16 +1083,21 @@ class Solver:
                                               others(early), rx)
             # the relaxation's winning lines as a guide (docs/solver.md, "Plans"); its
             # first relaxed search, from the root, may prove the deal lost already
-            plan = _PlanRun(self, state, prune, rx)
-            searched.append(plan)
             # (later by a tenth of the budget where the compiled search ran first)
             later = 0.1 if compiled is not None else 0.0
-            if plan.run(share(0.5 + later), node_share(0.3)) == WON:
-                return self._result(plan, WON, start, track_memory, extra=others(plan))
+            plan: _Search | None = None
+            if self.plans:
+                plan = _PlanRun(self, state, prune, rx)
+                searched.append(plan)
+                if plan.run(share(0.5 + later), node_share(0.3)) == WON:
+                    return self._result(plan, WON, start, track_memory, extra=others(plan))
+            else:
+                later -= 0.25  # (the plan search's share goes to the others)
             rx_run = _RelaxedRun(self, state, rx)
             searched.append(rx_run)
             if known_lost(state) or rx_run.run(share(0.6 + later), node_share(0.2)) == LOST:
-                result = self._result(plan, LOST, start, track_memory, extra=others(plan))
+                proved = plan or rx_run
+                result = self._result(proved, LOST, start, track_memory, extra=others(proved))
                 result.proof = "relaxation"
                 return result
         # guided searches with other tie-breaks (restarts), then the exact searches
@@ -1120,6 +1132,13 @@ class Solver:
             if rx_run.dry:
                 runs.remove(rx_run)
         turns_end = deadline
+        hint_room = 0.0
+        if not self.plans and deadline is not None:
+            # without the plan search no run keeps a best line; the guided search in Python
+            # that gives it (below) is slow where the dead-end test is Czarina's: it has the
+            # end of the budget to itself, rather than running past it
+            hint_room = min(0.25, 0.05 * (deadline - start))
+            turns_end = deadline - hint_room
         while True:
             for run in list(runs):
                 if turns_end is not None and clock.now() >= turns_end:
@@ -1152,7 +1171,7 @@ class Solver:
                     # the compiled searches keep no best line; where the others reached no
                     # card home (a short budget on a busy machine), the guided search in
                     # Python gives the heuristic line, within a few hundred positions
-                    guided.run(None, GUIDED_HINT_NODES)
+                    guided.run(deadline if hint_room else None, GUIDED_HINT_NODES)
                     best = max([best, guided], key=lambda r: r.best_progress)
                 return self._result(best, UNKNOWN, start, track_memory, extra=others(best))
 
