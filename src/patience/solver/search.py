@@ -1133,7 +1133,7 @@ class Solver:
                 runs.remove(rx_run)
         turns_end = deadline
         hint_room = 0.0
-        if not self.plans and deadline is not None:
+        if rx is not None and not self.plans and deadline is not None:
             # without the plan search no run keeps a best line; the guided search in Python
             # that gives it (below) is slow where the dead-end test is Czarina's: it has the
             # end of the budget to itself, rather than running past it
