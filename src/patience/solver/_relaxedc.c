@@ -1883,8 +1883,9 @@ static int xrelaxed_lost(Relaxed *r, uint64_t a, uint64_t b, int32_t id) {
  * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
 static int xcut(Exact *x, const XState *s) {
     uint64_t a, b;
-    if (xdead(x, s, xbottoms(x->rx, s->len, (const uint8_t (*)[XMAXLEN])s->c), &a, &b))
-        return 1;
+    uint64_t bottoms = x->rx->refill  /* (read only in Czarina) */
+        ? xbottoms(x->rx, s->len, (const uint8_t (*)[XMAXLEN])s->c) : NO_BOTTOMS;
+    if (xdead(x, s, bottoms, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
                                                        (const uint8_t (*)[XMAXLEN])s->c));
