@@ -6,7 +6,7 @@ Optional: where it cannot be built, the solver runs the same search in Python
 
 from setuptools import Extension, setup
 
-FLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra"]
+FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra"]
 
 setup(ext_modules=[
     Extension("patience.solver._relaxedc", ["src/patience/solver/_relaxedc.c"],
