@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
+import pytest
+
 from patience.game import Game
-from patience.solver import clock, hint, solve
+from patience.solver import clock, hint, search, solve
 
 
 def test_the_cpu_clock_does_not_run_while_the_thread_waits() -> None:
@@ -47,3 +50,26 @@ def test_a_czarina_solve_keeps_to_its_budget_and_gives_a_hint() -> None:
     assert 0.9 <= result.seconds <= 1.15
     h = hint(game, max_seconds=0.5)
     assert h.status == "heuristic" and h.move in {str(m) for m in game.legal_moves()}
+
+
+def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/solver.md, "Schedule", step 4: in Four Seasons and Czarina the compiled exact
+    search takes every other turn.  Czarina deal 13's relaxation is won at once, so it drops
+    out of the turns; the compiled guided and exact searches then alternate (solver 1.19
+    gave the exact search the relaxation's turns too: two turns of three).  Deal 13 is
+    undecided within two seconds."""
+    calls: list[str] = []
+    real = search._CompiledRun.run
+
+    def run(self: search._CompiledRun, deadline: float | None, max_nodes: int | None) -> str:
+        calls.append("exact" if self.by_components else "guided")
+        return real(self, deadline, max_nodes)
+
+    monkeypatch.setattr(search._CompiledRun, "run", run)
+    result = solve(Game("czarina", deal=13), max_seconds=2.0, cpu_time=True)
+    assert result.status == "unknown"
+    turns = calls[2:]  # after the first phases: guided, then exact by components
+    assert calls[:2] == ["guided", "exact"]
+    assert len(turns) >= 6
+    assert all(a != b for a, b in itertools.pairwise(turns)), turns
