@@ -54,11 +54,11 @@ def test_a_czarina_solve_keeps_to_its_budget_and_gives_a_hint() -> None:
 
 def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/solver.md, "Schedule", step 4: in Four Seasons and Czarina the compiled exact
-    search takes every other turn.  Czarina deal 13's relaxation is won at once, so it drops
-    out of the turns; the compiled guided and exact searches then alternate (solver 1.19
-    gave the exact search the relaxation's turns too: two turns of three).  Deal 13 is
-    undecided within two seconds."""
+    """docs/solver.md, "Schedule", step 4: in Czarina the compiled exact search keeps every
+    other turn when a run drops out (in Four Seasons it takes that run's turns).  Czarina
+    deal 13's relaxation is won at once, so it drops out of the turns; the compiled guided
+    and exact searches then alternate (solver 1.19 gave the exact search the relaxation's
+    turns too: two turns of three).  Deal 13 is undecided within two seconds."""
     calls: list[str] = []
     real = search._CompiledRun.run
 
