@@ -115,8 +115,9 @@ def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int,
 def test_full_tables_of_components_are_emptied_and_the_verdict_stands(game: str,
                                                                       ranks: int) -> None:
     # with room for 600 tableaux, the search by components empties its tables of
-    # components and of nodes many times over, keeping its stack, and decides the same
-    # (without the drain test, as above)
+    # components many times over, keeping its stack and its table of nodes seen (whose
+    # keys name a component by its least member), and decides the same (without the drain
+    # test, as above)
     spec = get_spec(game).reduced(ranks=ranks, tableau=2)
     rules = rules_for(spec)
     emptied = 0
@@ -131,7 +132,7 @@ def test_full_tables_of_components_are_emptied_and_the_verdict_stands(game: str,
         verdicts.add(verdict)
         if verdict == WON:
             assert replays(spec, deal, rx, line), deal
-        emptied += small.flushes > 0 and big.flushes == 0
+        emptied += small.component_flushes > 0 and big.component_flushes == 0
     assert emptied >= 5 and verdicts == {WON, LOST}
 
 

@@ -1495,7 +1495,8 @@ typedef struct {
     /* the table of positions seen */
     XKey *slots;
     size_t cap, count, max_cap;
-    long long flushes;
+    long long flushes;  /* the table of positions (or nodes) seen emptied */
+    long long cflushes; /* the search by components' tables of components emptied */
     DEntry *dcache;    /* xdead's answers, by skeleton */
     long long nodes;
     /* the stack, the moves of its frames, and the line of moves that led to each frame */
@@ -1960,6 +1961,7 @@ typedef struct { uint64_t key; size_t first; int32_t count; } CExit;  /* key 0: 
 typedef struct {
     size_t first; int32_t count; int32_t rxc; uint64_t tops; uint32_t mark;
     uint64_t bottoms;  /* its piles' bottoms (xbottoms), NO_BOTTOMS until asked */
+    TKey canon;        /* its least member: the same whenever it is numbered */
 } CComp;
 typedef struct { uint64_t w0; int32_t comp; uint8_t kind, card; } CNode;  /* child + edge */
 typedef struct { uint8_t kind, card; int32_t target; } CEdge;
@@ -2074,6 +2076,12 @@ static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
             if (cmap_put(c, nk[t], id) < 0) return -2;
         }
     }
+    TKey least = c->members[first];
+    for (size_t q = first + 1; q < c->nmem; q++) {
+        TKey m = c->members[q];
+        if (m.a < least.a || (m.a == least.a && m.b < least.b)) least = m;
+    }
+    c->comps[id].canon = least;
     c->comps[id].first = first;
     c->comps[id].count = (int32_t)(c->nmem - first);
     c->comps[id].tops = tops;
@@ -2466,17 +2474,21 @@ static inline int cwon(const Relaxed *r, uint64_t w0) {
     return 1;
 }
 
+/* a node's key in the table of nodes seen: its skeleton and its component's least member,
+ * which stay the same when the tables of components are emptied and numbered again */
+static inline XKey cnkey(const CSearch *c, const CNode *nd) {
+    TKey t = c->comps[nd->comp].canon;
+    XKey k = {nd->w0, t.a, t.b};
+    return k;
+}
+
 /* 1 added, 0 seen, <0 error; empties a full table (the stack's nodes put back) */
 static int cseen(Exact *x, CSearch *c, const CNode *nd) {
     int e = xtable_room(x);
     if (e < 0) return e;
     if (e == 1)
-        for (size_t i = 0; i < c->depth; i++) {
-            XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
-            xtable_put(x, k);
-        }
-    XKey k = {nd->w0, (uint64_t)(uint32_t)nd->comp, 0};
-    return xtable_put(x, k);
+        for (size_t i = 0; i < c->depth; i++) xtable_put(x, cnkey(c, &c->stack[i].node));
+    return xtable_put(x, cnkey(c, nd));
 }
 
 static int csearch_won(Exact *x, CSearch *c) {
@@ -2487,10 +2499,11 @@ static int csearch_won(Exact *x, CSearch *c) {
     return 0;
 }
 
-/* empties the tables of components and of nodes seen, keeping the search's stack: every
- * component id that the stack, its pending children and the line's edges hold is numbered
- * again from one of its members.  Sound: the graph of nodes is acyclic and a node is
- * skipped only when it is in the table; the flush costs enumerating components again. */
+/* empties the tables of components, keeping the search's stack: every component id that
+ * the stack, its pending children and the line's edges hold is numbered again from one of
+ * its members.  The table of nodes seen stays: a node's key there names its component by
+ * the component's least member, not by its id.  The flush costs enumerating components
+ * again. */
 static int cflush(Exact *x, CSearch *c) {
     const Relaxed *r = x->rx;
     size_t nref = c->depth + c->nkids + c->nedges;
@@ -2510,13 +2523,7 @@ static int cflush(Exact *x, CSearch *c) {
     for (size_t i = 0; i < c->nedges && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->edges[i].target = id;
     free(rep);
     if (id < 0) return id;
-    memset(x->slots, 0, x->cap * sizeof(XKey));
-    x->count = 0;
-    x->flushes++;
-    for (size_t i = 0; i < c->depth; i++) {
-        XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
-        xtable_put(x, k);
-    }
+    x->cflushes++;
     return 0;
 }
 
@@ -2545,10 +2552,7 @@ static int cstart(Exact *x, CSearch *c) {
  * emptied (a full table, or cflush) there are no more restarts: the work before would be
  * lost, and only the depth-first order keeps track of what is searched. */
 static int crestart(Exact *x, CSearch *c) {
-    for (size_t i = 0; i < c->depth; i++) {
-        XKey k = {c->stack[i].node.w0, (uint64_t)(uint32_t)c->stack[i].node.comp, 0};
-        xtable_del(x, k);
-    }
+    for (size_t i = 0; i < c->depth; i++) xtable_del(x, cnkey(c, &c->stack[i].node));
     c->depth = c->nkids = c->nedges = 0;
     x->restarts++;
     x->next_restart = x->nodes + x->restart_unit * luby(x->restarts + 1);
@@ -2809,6 +2813,7 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
 static PyObject *Exact_get_nodes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->nodes); }
 static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->count); }
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
+static PyObject *Exact_get_cflushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->cflushes); }
 static PyObject *Exact_get_restarts(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->restarts); }
 static PyObject *Exact_get_finished(Exact *x, void *c) { (void)c; return PyBool_FromLong(x->done); }
 static PyObject *Exact_get_components(Exact *x, void *c) {
@@ -2828,6 +2833,8 @@ static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Exact_get_size, NULL, "positions in the table", NULL},
     {"flushes", (getter)Exact_get_flushes, NULL, "times the full table was emptied", NULL},
+    {"component_flushes", (getter)Exact_get_cflushes, NULL,
+     "times the search by components emptied its tables of components", NULL},
     {"restarts", (getter)Exact_get_restarts, NULL, "times the search by components began again from the root", NULL},
     {"components", (getter)Exact_get_components, NULL, "components numbered, and their tableaux", NULL},
     {"finished", (getter)Exact_get_finished, NULL, "decided, or given up (a component too large)", NULL},

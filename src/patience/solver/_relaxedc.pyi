@@ -24,6 +24,7 @@ class Exact:
     nodes: int
     size: int
     flushes: int
+    component_flushes: int
     restarts: int
     finished: bool
     components: tuple[int, int]
