@@ -111,6 +111,27 @@ def test_a_full_table_is_emptied_and_the_verdict_stands(game: str, ranks: int,
     assert emptied >= 5
 
 
+@pytest.mark.parametrize("components", [False, True])
+def test_a_full_table_keeps_the_half_nearest_the_opening(components: bool) -> None:
+    # docs/solver.md, "Table": a full table (1,433 positions here, 70% of 2,048 slots) is
+    # emptied down to at most half its entries, those with the fewest cards dealt and home
+    # (whole levels of that count, so fewer when a level straddles the half), and the
+    # positions on the stack are put back; stepped 64 nodes at a time, the first emptying
+    # is read as it happens
+    rules = rules_for(get_spec("czarina").reduced(ranks=7, tableau=2))
+    partial = 0
+    for deal in range(1, 31):
+        _, c = exact(rules, rules.initial_state(deal), components=components,
+                     max_states=1024, drain=False)
+        while not c.finished and not c.flushes:
+            c.search(64, -1)
+        if not c.flushes:
+            continue
+        assert c.kept <= 1433 // 2, deal
+        partial += c.kept >= 1433 // 4  # not emptied wholly (as until solver 1.21)
+    assert partial >= 5, partial
+
+
 @pytest.mark.parametrize(("game", "ranks"), [("four-seasons", 7), ("czarina", 7)])
 def test_full_tables_of_components_are_emptied_and_the_verdict_stands(game: str,
                                                                       ranks: int) -> None:

@@ -1496,6 +1496,7 @@ typedef struct {
     XKey *slots;
     size_t cap, count, max_cap;
     long long flushes;  /* the table of positions (or nodes) seen emptied */
+    size_t kept;        /* the positions that its last emptying kept */
     long long cflushes; /* the search by components' tables of components emptied */
     DEntry *dcache;    /* xdead's answers, by skeleton */
     long long nodes;
@@ -1640,14 +1641,9 @@ static inline int xtable_put(Exact *x, XKey k) {  /* 1 added, 0 present */
     }
 }
 
-/* takes ``k`` out of the table (when there), shifting back the entries after it */
-static void xtable_del(Exact *x, XKey k) {
-    size_t m = x->cap - 1, i = xhash(k) & m;
-    for (;; i = (i + 1) & m) {
-        XKey *e = &x->slots[i];
-        if (!e->w0) return;
-        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) break;
-    }
+/* empties slot ``i`` (in use), shifting back the entries after it */
+static void xtable_del_at(Exact *x, size_t i) {
+    size_t m = x->cap - 1;
     for (size_t j = i;;) {
         j = (j + 1) & m;
         if (!x->slots[j].w0) break;
@@ -1661,8 +1657,48 @@ static void xtable_del(Exact *x, XKey k) {
     x->count--;
 }
 
-/* makes room for one more: grows the table up to its cap (0), else empties it and puts
- * back the positions on the stack (1) */
+/* takes ``k`` out of the table (when there) */
+static void xtable_del(Exact *x, XKey k) {
+    size_t m = x->cap - 1, i = xhash(k) & m;
+    for (;; i = (i + 1) & m) {
+        XKey *e = &x->slots[i];
+        if (!e->w0) return;
+        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) break;
+    }
+    xtable_del_at(x, i);
+}
+
+/* how far a skeleton lies from the opening: the cards taken from the stock and the cards
+ * home (the stock's length is the skeleton's lowest bit, its marker; see xskeleton) */
+static inline int xprogress(const Relaxed *r, uint64_t w0) {
+    int d = r->nstock - __builtin_ctzll(w0);
+    for (int i = 0; i < r->suits; i++) d += (int)((w0 >> (48 + 4 * i)) & 15);
+    return d;
+}
+
+/* empties the full table down to at most half its entries, keeping those nearest the
+ * opening (by xprogress): their searches are the longest to do again */
+static void xtable_evict(Exact *x) {
+    const Relaxed *r = x->rx;
+    enum { LEVELS = 128 };
+    size_t hist[LEVELS] = {0}, kept = 0;
+    for (size_t i = 0; i < x->cap; i++)
+        if (x->slots[i].w0) {
+            int d = xprogress(r, x->slots[i].w0);
+            hist[d < LEVELS ? d : LEVELS - 1]++;
+        }
+    int top = -1;  /* the last level kept */
+    while (top + 1 < LEVELS && kept + hist[top + 1] <= x->count / 2) kept += hist[++top];
+    /* a deletion shifts later entries back into slot i, so slot i is looked at again;
+     * entries shifted across the end of the array were kept, and are looked at again */
+    for (size_t i = 0; i < x->cap;) {
+        if (x->slots[i].w0 && xprogress(r, x->slots[i].w0) > top) xtable_del_at(x, i);
+        else i++;
+    }
+}
+
+/* makes room for one more: grows the table up to its cap (0), else empties it down to
+ * the half nearest the opening and puts back the positions on the stack (1) */
 static int xtable_room(Exact *x) {
     if ((x->count + 1) * 10 <= x->cap * 7) return 0;
     XKey *old = x->slots;
@@ -1674,8 +1710,8 @@ static int xtable_room(Exact *x) {
         free(old);
         return 0;
     }
-    memset(x->slots, 0, x->cap * sizeof(XKey));
-    x->count = 0;
+    xtable_evict(x);
+    x->kept = x->count;
     x->flushes++;
     for (size_t i = 0; i < x->depth; i++) {
         XKey k;
@@ -2814,6 +2850,7 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
 static PyObject *Exact_get_nodes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->nodes); }
 static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->count); }
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
+static PyObject *Exact_get_kept(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->kept); }
 static PyObject *Exact_get_cflushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->cflushes); }
 static PyObject *Exact_get_restarts(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->restarts); }
 static PyObject *Exact_get_finished(Exact *x, void *c) { (void)c; return PyBool_FromLong(x->done); }
@@ -2833,7 +2870,9 @@ static PyMethodDef Exact_methods[] = {
 static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Exact_get_size, NULL, "positions in the table", NULL},
-    {"flushes", (getter)Exact_get_flushes, NULL, "times the full table was emptied", NULL},
+    {"flushes", (getter)Exact_get_flushes, NULL,
+     "times the full table was emptied (down to the half nearest the opening)", NULL},
+    {"kept", (getter)Exact_get_kept, NULL, "the positions that its last emptying kept", NULL},
     {"component_flushes", (getter)Exact_get_cflushes, NULL,
      "times the search by components emptied its tables of components", NULL},
     {"restarts", (getter)Exact_get_restarts, NULL, "times the search by components began again from the root", NULL},

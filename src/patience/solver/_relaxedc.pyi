@@ -24,6 +24,7 @@ class Exact:
     nodes: int
     size: int
     flushes: int
+    kept: int
     component_flushes: int
     restarts: int
     finished: bool

@@ -48,7 +48,8 @@ MAX_COMPONENT = 5000  # shapes; beyond this the relaxation gives up (it never gu
 #: table at most 70% full: 134 MB); once it is full, the search goes on without recording
 MAX_COMPILED_STATES = 5_800_000
 #: positions the compiled exact search keeps in its table of positions seen (24 bytes each,
-#: in a table at most 70% full: 201 MB); once it is full it is emptied, which costs time only
+#: in a table at most 70% full: 201 MB); once it is full it is emptied down to the half
+#: nearest the opening (docs/solver.md, "Table"), which costs time only
 MAX_EXACT_STATES = 5_800_000
 #: tableaux the search by components numbers (16 bytes each, and a map at most 70% full:
 #: about 85 MB); at three quarters of this it empties its tables and goes on from its
