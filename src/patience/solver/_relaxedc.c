@@ -2585,8 +2585,9 @@ static int cstart(Exact *x, CSearch *c) {
  * nodes on the stack leave the table of nodes seen, which then holds only nodes searched
  * whole without a win (the graph is acyclic), so they are still skipped: the search stays
  * exhaustive, and each restart costs only the descent back.  Once the table of nodes seen
- * has been emptied (full) there are no more restarts: the work before would be lost, and
- * only the depth-first order keeps track of what is searched.  Emptying the tables of
+ * has been emptied (full, down to its half nearest the opening) there are no more
+ * restarts: part of the work before would be lost, and only the depth-first order keeps
+ * track of what is searched.  Emptying the tables of
  * components (cflush) leaves that table, so the restarts go on. */
 static int crestart(Exact *x, CSearch *c) {
     for (size_t i = 0; i < c->depth; i++) xtable_del(x, cnkey(c, &c->stack[i].node));
