@@ -2587,8 +2587,8 @@ static int cstart(Exact *x, CSearch *c) {
  * exhaustive, and each restart costs only the descent back.  Once the table of nodes seen
  * has been emptied (full, down to its half nearest the opening) there are no more
  * restarts: part of the work before would be lost, and only the depth-first order keeps
- * track of what is searched.  Emptying the tables of
- * components (cflush) leaves that table, so the restarts go on. */
+ * track of what is searched.  Emptying the tables of components (cflush) leaves that
+ * table, so the restarts go on. */
 static int crestart(Exact *x, CSearch *c) {
     for (size_t i = 0; i < c->depth; i++) xtable_del(x, cnkey(c, &c->stack[i].node));
     c->depth = c->nkids = c->nedges = 0;
