@@ -1498,6 +1498,7 @@ typedef struct {
     long long flushes;  /* the table of positions (or nodes) seen emptied */
     size_t kept;        /* the positions that its last emptying kept */
     long long cflushes; /* the search by components' tables of components emptied */
+    size_t ckept;       /* the tableaux that the last emptying of them kept */
     DEntry *dcache;    /* xdead's answers, by skeleton */
     long long nodes;
     /* the stack, the moves of its frames, and the line of moves that led to each frame */
@@ -1998,10 +1999,12 @@ typedef struct {
     size_t first; int32_t count; int32_t rxc; uint64_t tops; uint32_t mark;
     uint64_t bottoms;  /* its piles' bottoms (xbottoms), NO_BOTTOMS until asked */
     TKey canon;        /* its least member: the same whenever it is numbered */
+    uint32_t used;     /* CSearch.tick when last expanded or reached (for cflush) */
 } CComp;
 typedef struct { uint64_t w0; int32_t comp; uint8_t kind, card; } CNode;  /* child + edge */
 typedef struct { uint8_t kind, card; int32_t target; } CEdge;
 typedef struct { CNode node; size_t next, end, lend; } CFrame;
+typedef struct { uint32_t gen, idx; } LSlot;  /* a member of the component being enumerated */
 
 struct CSearch {
     CEntry *map; size_t mcap, mcount;      /* tableau -> component */
@@ -2015,6 +2018,8 @@ struct CSearch {
     uint64_t *nodes; size_t ncap, ncount, nmax;  /* the table of nodes seen: (w0, comp) */
     size_t max_members;
     uint32_t serial;  /* numbers cexits' calls, for CComp.mark */
+    LSlot *lset; size_t lcap; uint32_t lgen;  /* the component being enumerated (ccomp) */
+    uint32_t tick;    /* numbers the nodes expanded, for CComp.used */
 };
 
 #define GROW(ptr, n, cap, T, first) do { \
@@ -2076,17 +2081,54 @@ static int crev_codes(const Relaxed *r, const uint64_t *code, int (*out)[2]) {
     return k;
 }
 
+/* The set of the members found so far of the component being enumerated: slots of the
+ * current generation hold a member's index from ``first``.  It stays small (twice the
+ * component) and so mostly in the processor's caches, where looking each neighbour up in
+ * the map of every tableau numbered (tens of megabytes) missed them nearly every time;
+ * the map then only takes the members, once, its slots fetched ahead. */
+static inline LSlot *lslot(const CSearch *c, size_t first, TKey k) {
+    size_t m = c->lcap - 1, i = thash(k) & m;
+    for (;;) {
+        LSlot *e = &c->lset[i];
+        if (e->gen != c->lgen) return e;
+        const TKey *o = &c->members[first + e->idx];
+        if (o->a == k.a && o->b == k.b) return e;
+        i = (i + 1) & m;
+    }
+}
+
+/* room in the set for one more member: 0, or -2 out of memory */
+static int lset_room(CSearch *c, size_t first) {
+    size_t n = c->nmem - first;
+    if ((n + 1) * 2 <= c->lcap) return 0;
+    size_t cap = c->lcap ? c->lcap * 2 : 4096;
+    LSlot *v = calloc(cap, sizeof(LSlot));
+    if (!v) return -2;
+    free(c->lset);
+    c->lset = v; c->lcap = cap; c->lgen = 1;
+    for (size_t q = 0; q < n; q++) {
+        LSlot *e = lslot(c, first, c->members[first + q]);
+        e->gen = 1; e->idx = (uint32_t)q;
+    }
+    return 0;
+}
+
 /* the component of a tableau, numbered (and its members enumerated) when new: its id, -1
- * when it is too large (the search gives up), -2 out of memory */
+ * when it is too large (the search gives up), -2 out of memory.  A tableau's neighbours
+ * (by moves that can be undone) are in its component, so a tableau not numbered yet has
+ * none numbered either: the enumeration looks them up in its own set alone. */
 static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
     int32_t id = cmap_get(c, k);
     if (id >= 0) return id;
     GROW(c->comps, c->ncomps, c->compcap, CComp, 1024);
     id = (int32_t)c->ncomps;
     size_t first = c->nmem;
+    if (!c->lset && lset_room(c, first) < 0) return -2;
+    if (++c->lgen == 0) { memset(c->lset, 0, c->lcap * sizeof(LSlot)); c->lgen = 1; }
     GROW(c->members, c->nmem, c->memcap, TKey, 4096);
     c->members[c->nmem++] = k;
-    if (cmap_put(c, k, id) < 0) return -2;
+    LSlot *e0 = lslot(c, first, k);
+    e0->gen = c->lgen; e0->idx = 0;
     uint64_t tops = 0;
     for (size_t q = first; q < c->nmem; q++) {
         uint64_t code[MAXTAB];
@@ -2095,22 +2137,28 @@ static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
         int mv[MAXTAB * MAXTAB][2];
         int nm = crev_codes(r, code, mv);
         TKey nk[MAXTAB * MAXTAB];
-        for (int t = 0; t < nm; t++) {  /* the neighbours' keys, their slots fetched */
+        for (int t = 0; t < nm; t++) {  /* the neighbours' keys */
             uint64_t u[MAXTAB];
             memcpy(u, code, sizeof u);
             int i = mv[t][0], j = mv[t][1];
             u[j] = ppush(u[j], ptop(r, u[i]));
             u[i] = ppop(u[i]);
             if (tpack(r, u, &nk[t]) < 0) return -1;
-            cmap_prefetch(c, nk[t]);
         }
         for (int t = 0; t < nm; t++) {
-            if (cmap_get(c, nk[t]) >= 0) continue;
+            LSlot *e = lslot(c, first, nk[t]);
+            if (e->gen == c->lgen) continue;
             if (c->nmem >= c->max_members) return -1;
             GROW(c->members, c->nmem, c->memcap, TKey, 4096);
             c->members[c->nmem++] = nk[t];
-            if (cmap_put(c, nk[t], id) < 0) return -2;
+            e->gen = c->lgen; e->idx = (uint32_t)(c->nmem - 1 - first);
+            if (lset_room(c, first) < 0) return -2;
         }
+    }
+    size_t n = c->nmem - first;
+    for (size_t q = 0; q < n; q++) {  /* into the map, each slot fetched eight members ahead */
+        if (q + 8 < n) cmap_prefetch(c, c->members[first + q + 8]);
+        if (cmap_put(c, c->members[first + q], id) < 0) return -2;
     }
     TKey least = c->members[first];
     for (size_t q = first + 1; q < c->nmem; q++) {
@@ -2119,11 +2167,12 @@ static int32_t ccomp(CSearch *c, const Relaxed *r, TKey k) {
     }
     c->comps[id].canon = least;
     c->comps[id].first = first;
-    c->comps[id].count = (int32_t)(c->nmem - first);
+    c->comps[id].count = (int32_t)n;
     c->comps[id].tops = tops;
     c->comps[id].rxc = -2;  /* not asked yet */
     c->comps[id].bottoms = NO_BOTTOMS;
     c->comps[id].mark = 0;
+    c->comps[id].used = c->tick;
     c->ncomps++;
     return id;
 }
@@ -2190,6 +2239,7 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
         for (int t = 0; t < nr; t++) {
             int32_t rc = ccomp(c, r, nk[t]);
             if (rc < 0) return rc;
+            c->comps[rc].used = c->tick;
             if (c->comps[rc].mark == serial) continue;  /* that component is a result already */
             c->comps[rc].mark = serial;
             if (cres_push(c, nk[t], rc, emptied[t]) < 0) return -2;
@@ -2299,6 +2349,7 @@ static int ckid(CSearch *c, uint64_t w0, int32_t comp, int kind, int card) {
 static int ckids(CSearch *c, const Relaxed *r, const CNode *nd) {
     XState s;
     cskel(r, nd->w0, &s);
+    c->comps[nd->comp].used = ++c->tick;
     int w = s.waste ? r->stock[__builtin_ctzll(s.waste)] : -1;
     if (w >= 0 && s.h[w & 3] == rel(r, w)) {
         XState t = s; t.waste &= t.waste - 1; t.h[w & 3]++;
@@ -2535,31 +2586,74 @@ static int csearch_won(Exact *x, CSearch *c) {
     return 0;
 }
 
-/* empties the tables of components, keeping the search's stack: every component id that
- * the stack, its pending children and the line's edges hold is numbered again from one of
- * its members.  The table of nodes seen stays: a node's key there names its component by
- * the component's least member, not by its id.  The flush costs enumerating components
- * again. */
+/* empties the tables of components down to those the search used last: the components
+ * that the stack, its pending children and the line's edges hold, then the most recently
+ * expanded or reached, while their members fit in CKEEP of the room.  The kept ones are
+ * numbered again in order (their members moved down, the map of tableaux rebuilt), and
+ * the cache of moves' results is emptied.  The table of nodes seen stays: a node's key
+ * there names its component by the component's least member, not by its id.  A flush
+ * costs enumerating again the components that come back later.  -1 when the stack's own
+ * components fill half the room (the search gives up). */
+#define CKEEP 4  /* keeps up to a quarter of the room */
+#define CAGES 4096
 static int cflush(Exact *x, CSearch *c) {
-    const Relaxed *r = x->rx;
-    size_t nref = c->depth + c->nkids + c->nedges;
-    TKey *rep = malloc((nref ? nref : 1) * sizeof(TKey));
-    if (!rep) return -2;
-    size_t z = 0;
-    for (size_t i = 0; i < c->depth; i++) rep[z++] = c->members[c->comps[c->stack[i].node.comp].first];
-    for (size_t i = 0; i < c->nkids; i++) rep[z++] = c->members[c->comps[c->kids[i].comp].first];
-    for (size_t i = 0; i < c->nedges; i++) rep[z++] = c->members[c->comps[c->edges[i].target].first];
+    size_t n = c->ncomps;
+    int32_t *remap = malloc((n ? n : 1) * sizeof(int32_t));
+    if (!remap) return -2;
+    for (size_t i = 0; i < n; i++) remap[i] = -1;
+    size_t must = 0;
+#define CMUST(id) do { if (remap[id] < 0) { remap[id] = 0; must += (size_t)c->comps[id].count; } } while (0)
+    for (size_t i = 0; i < c->depth; i++) CMUST(c->stack[i].node.comp);
+    for (size_t i = 0; i < c->nkids; i++) CMUST(c->kids[i].comp);
+    for (size_t i = 0; i < c->nedges; i++) CMUST(c->edges[i].target);
+#undef CMUST
+    if (must > c->max_members / 2) { free(remap); return -1; }
+    size_t room = c->max_members / CKEEP;
+    /* the components by age (ticks since last used, in CAGES bands), newest first while
+     * they fit in the room beside those that must stay */
+    uint32_t oldest = c->tick;
+    for (size_t i = 0; i < n; i++) if (c->comps[i].used < oldest) oldest = c->comps[i].used;
+    uint64_t span = (uint64_t)(c->tick - oldest) + 1;
+    size_t *hist = calloc(CAGES, sizeof(size_t));
+    if (!hist) { free(remap); return -2; }
+#define CAGE(i) ((size_t)((uint64_t)(c->tick - c->comps[i].used) * CAGES / span))
+    for (size_t i = 0; i < n; i++) if (remap[i] < 0) hist[CAGE(i)] += (size_t)c->comps[i].count;
+    size_t kept = must, bands = 0;
+    while (bands < CAGES && kept + hist[bands] <= room) kept += hist[bands++];
+    free(hist);
+    size_t nm = 0;
+    int32_t nid = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (remap[i] < 0 && CAGE(i) >= bands) continue;
+        CComp cc = c->comps[i];
+        memmove(&c->members[nm], &c->members[cc.first], (size_t)cc.count * sizeof(TKey));
+        cc.first = nm;
+        cc.mark = 0;
+        nm += (size_t)cc.count;
+        c->comps[nid] = cc;
+        remap[i] = nid++;
+    }
+#undef CAGE
+    c->nmem = nm;
+    c->ncomps = (size_t)nid;
+    c->serial = 0;
     memset(c->map, 0, c->mcap * sizeof(CEntry));
+    c->mcount = 0;
+    for (int32_t id = 0; id < nid; id++) {
+        const CComp *cc = &c->comps[id];
+        for (size_t q = cc->first; q < cc->first + (size_t)cc->count; q++) {
+            if (q + 8 < nm) cmap_prefetch(c, c->members[q + 8]);
+            if (cmap_put(c, c->members[q], id) < 0) { free(remap); return -2; }
+        }
+    }
     memset(c->exits, 0, c->ecap * sizeof(CExit));
-    c->mcount = c->nmem = c->ncomps = c->ecount = c->nres = 0;
-    int32_t id = 0;
-    z = 0;
-    for (size_t i = 0; i < c->depth && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->stack[i].node.comp = id;
-    for (size_t i = 0; i < c->nkids && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->kids[i].comp = id;
-    for (size_t i = 0; i < c->nedges && id >= 0; i++) if ((id = ccomp(c, r, rep[z++])) >= 0) c->edges[i].target = id;
-    free(rep);
-    if (id < 0) return id;
+    c->ecount = c->nres = 0;
+    for (size_t i = 0; i < c->depth; i++) c->stack[i].node.comp = remap[c->stack[i].node.comp];
+    for (size_t i = 0; i < c->nkids; i++) c->kids[i].comp = remap[c->kids[i].comp];
+    for (size_t i = 0; i < c->nedges; i++) c->edges[i].target = remap[c->edges[i].target];
+    free(remap);
     x->cflushes++;
+    x->ckept = nm;
     return 0;
 }
 
@@ -2651,7 +2745,7 @@ static int csearch(Exact *x, double deadline, int cpu, long long limit) {
 static void cfree(CSearch *c) {
     if (!c) return;
     free(c->map); free(c->members); free(c->comps); free(c->exits); free(c->res);
-    free(c->kids); free(c->edges); free(c->stack);
+    free(c->kids); free(c->edges); free(c->stack); free(c->lset);
     free(c);
 }
 
@@ -2853,6 +2947,7 @@ static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_From
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
 static PyObject *Exact_get_kept(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->kept); }
 static PyObject *Exact_get_cflushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->cflushes); }
+static PyObject *Exact_get_ckept(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->ckept); }
 static PyObject *Exact_get_restarts(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->restarts); }
 static PyObject *Exact_get_finished(Exact *x, void *c) { (void)c; return PyBool_FromLong(x->done); }
 static PyObject *Exact_get_components(Exact *x, void *c) {
@@ -2876,6 +2971,8 @@ static PyGetSetDef Exact_getset[] = {
     {"kept", (getter)Exact_get_kept, NULL, "the positions that its last emptying kept", NULL},
     {"component_flushes", (getter)Exact_get_cflushes, NULL,
      "times the search by components emptied its tables of components", NULL},
+    {"components_kept", (getter)Exact_get_ckept, NULL,
+     "the tableaux that its last emptying of the tables of components kept", NULL},
     {"restarts", (getter)Exact_get_restarts, NULL, "times the search by components began again from the root", NULL},
     {"components", (getter)Exact_get_components, NULL, "components numbered, and their tableaux", NULL},
     {"finished", (getter)Exact_get_finished, NULL, "decided, or given up (a component too large)", NULL},

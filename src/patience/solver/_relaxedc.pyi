@@ -26,6 +26,7 @@ class Exact:
     flushes: int
     kept: int
     component_flushes: int
+    components_kept: int
     restarts: int
     finished: bool
     components: tuple[int, int]
