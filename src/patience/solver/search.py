@@ -166,6 +166,11 @@ class _Run(_Search):
             stack.append(_Frame(child, solver.ordered_moves(child, self.guided, self.variant),
                                 step))
             checks += 1
+            # the clock every 8 positions: where the dead-end test is slow (Czarina's, in
+            # Python, a few milliseconds a position) 64 overran a deadline by 0.1 s; the
+            # node budget every 64, as the fair player's probes were measured with
+            if deadline is not None and not checks & 7 and clock.now() >= deadline:
+                return UNKNOWN
             if checks >= 64:
                 checks = 0
                 if self.spent(deadline, max_nodes):
