@@ -173,7 +173,7 @@ class _Run(_Search):
                 return UNKNOWN
             if checks >= 64:
                 checks = 0
-                if self.spent(deadline, max_nodes):
+                if max_nodes is not None and self.nodes >= max_nodes:
                     return UNKNOWN
         self.status = LOST
         return LOST
