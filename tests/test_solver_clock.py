@@ -58,7 +58,8 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
     other turn when a run drops out (in Four Seasons it takes that run's turns).  Czarina
     deal 13's relaxation is won at once, so it drops out of the turns; the compiled guided
     and exact searches then alternate (solver 1.19 gave the exact search the relaxation's
-    turns too: two turns of three).  Deal 13 is undecided within two seconds."""
+    turns too: two turns of three).  Deal 13 is undecided within three seconds, of which
+    the first phases take 1.4 (``search.RAMP_SECONDS``) and the turns the rest."""
     calls: list[str] = []
     real = search._CompiledRun.run
 
@@ -67,9 +68,46 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
         return real(self, deadline, max_nodes)
 
     monkeypatch.setattr(search._CompiledRun, "run", run)
-    result = solve(Game("czarina", deal=13), max_seconds=2.0, cpu_time=True)
+    result = solve(Game("czarina", deal=13), max_seconds=3.0, cpu_time=True)
     assert result.status == "unknown"
     turns = calls[2:]  # after the first phases: guided, then exact by components
     assert calls[:2] == ["guided", "exact"]
     assert len(turns) >= 6
     assert all(a != b for a, b in itertools.pairwise(turns)), turns
+
+
+class _Stop(Exception):
+    """Ends a solve once its first phases are known."""
+
+
+@pytest.mark.parametrize(("game_id", "budget", "guided_end", "exact_end"), [
+    ("czarina", 1.0, 0.1, 0.6),  # below two seconds: shares of the budget
+    ("czarina", 2.0, 0.2, 1.2),
+    ("czarina", 10.0, 0.2, 1.2),  # above: the phases of a two-second solve
+    ("czarina", 60.0, 0.2, 1.2),
+    ("four-seasons", 2.0, 0.2, 0.7),  # Four Seasons: shares of any budget
+    ("four-seasons", 10.0, 1.0, 3.5),
+])
+def test_czarinas_first_phases_are_those_of_a_two_second_solve(
+        monkeypatch: pytest.MonkeyPatch, game_id: str, budget: float, guided_end: float,
+        exact_end: float) -> None:
+    """docs/solver.md, "Schedule": Czarina's compiled guided search has the first tenth of
+    ``search.RAMP_SECONDS`` and its exact search by components runs to six tenths, whatever
+    the budget above it; Four Seasons' phases are shares of the budget.  Czarina deal 13 and
+    Four Seasons deal 15 are decided by neither phase (the first phase ends the solve when
+    it wins)."""
+    ends: list[float] = []
+    real = search._CompiledRun.run
+
+    def run(self: search._CompiledRun, deadline: float | None, max_nodes: int | None) -> str:
+        assert deadline is not None
+        ends.append(deadline)
+        if len(ends) == 2:
+            raise _Stop
+        return real(self, deadline, max_nodes)
+
+    monkeypatch.setattr(search._CompiledRun, "run", run)
+    deal = 13 if game_id == "czarina" else 15
+    with pytest.raises(_Stop):
+        solve(Game(game_id, deal=deal), max_seconds=budget, cpu_time=True)
+    assert ends[1] - ends[0] == pytest.approx(exact_end - guided_end, abs=1e-9)

@@ -552,6 +552,12 @@ class _PlanRun(_Search):
 #: when no other search reached a card home (Four Seasons, Czarina: see ``Solver._solve``)
 GUIDED_HINT_NODES = 300
 
+#: Czarina's first phases take the shares of a solve of this many seconds, whatever the
+#: budget (the guided search a tenth, the exact search by components to six tenths, the
+#: relaxation to seven), and the turns have the rest: the first two seconds of a longer
+#: solve are a two-second solve, in which the exact search has most of the time
+RAMP_SECONDS = 2.0
+
 #: images the search over the tableau as a multiset keeps (about 100 bytes each): at most
 #: 400 MB; once full, it can no longer prove a loss and stops
 MAX_IMAGES = 4_000_000
@@ -1002,7 +1008,9 @@ class Solver:
         result's ``seconds``) are wall time, or with ``cpu_time`` the CPU time of this thread
         (the win-rate runs: a deal gets the same search however busy the machine is).
 
-        1. a guided search (10% of the budget) for a quick win;
+        1. a guided search (10% of the budget) for a quick win (in Czarina the first
+           phases take the shares of at most ``RAMP_SECONDS``, the exact search by
+           components most of them);
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
            50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
            a proof of loss;
@@ -1033,6 +1041,16 @@ class Solver:
         def share(frac: float) -> float | None:
             return None if deadline is None else start + (deadline - start) * frac
 
+        # Czarina's first phases (no plan search) are those of a solve of RAMP_SECONDS,
+        # whatever the budget, and the rest of it goes to the turns: the first two seconds
+        # of a longer solve are a two-second solve (docs/solver.md, "Schedule")
+        ramped = self.relaxable and not self.plans and deadline is not None
+
+        def phase(frac: float) -> float | None:
+            if not ramped or deadline is None:
+                return share(frac)
+            return start + min(deadline - start, RAMP_SECONDS) * frac
+
         def node_share(frac: float) -> int | None:
             if max_nodes is not None:
                 return int(max_nodes * frac)
@@ -1062,7 +1080,7 @@ class Solver:
         exact_first = self.exact_runs(state, dead_end) if self.multiset else None
         images_first = exact_first is not None and isinstance(exact_first[0], _MultisetRun) \
             and exact_first[0].c is not None
-        if not images_first and first.run(share(0.1), node_share(0.1)) == WON:
+        if not images_first and first.run(phase(0.1), node_share(0.1)) == WON:
             return self._result(first, WON, start, track_memory)
         rx_run: _RelaxedRun | None = None
         compiled: _CompiledRun | None = None
@@ -1082,7 +1100,7 @@ class Solver:
                 compiled = early
                 held.append(early)
                 searched.append(early)
-                status = early.run(share(0.35), node_share(0.2))
+                status = early.run(phase(0.6) if ramped else share(0.35), node_share(0.2))
                 if status != UNKNOWN:
                     return self._exact_result(early, status, start, track_memory,
                                               others(early), rx)
@@ -1100,7 +1118,8 @@ class Solver:
                 later -= 0.25  # (the plan search's share goes to the others)
             rx_run = _RelaxedRun(self, state, rx)
             searched.append(rx_run)
-            if known_lost(state) or rx_run.run(share(0.6 + later), node_share(0.2)) == LOST:
+            rx_end = phase(0.7) if ramped else share(0.6 + later)
+            if known_lost(state) or rx_run.run(rx_end, node_share(0.2)) == LOST:
                 proved = plan or rx_run
                 result = self._result(proved, LOST, start, track_memory, extra=others(proved))
                 result.proof = "relaxation"
