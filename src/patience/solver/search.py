@@ -1044,7 +1044,7 @@ class Solver:
         # Czarina's first phases (no plan search) are those of a solve of RAMP_SECONDS,
         # whatever the budget, and the rest of it goes to the turns: the first two seconds
         # of a longer solve are a two-second solve (docs/solver.md, "Schedule")
-        ramped = self.relaxable and not self.plans and deadline is not None
+        ramped = self.relaxable and not self.plans
 
         def phase(frac: float) -> float | None:
             if not ramped or deadline is None:
