@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from rich.console import Console
@@ -137,7 +138,15 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
             won[0] += v[1] == "won"
             progress.update(task, advance=1, rate=f"{won[0] / seen[0]:.1%}")
 
-        odds = run.run(workers=args.workers, scheduler=args.scheduler, on_result=on_result)
+        try:
+            odds = run.run(workers=args.workers, scheduler=args.scheduler,
+                           on_result=on_result)
+        except (KeyboardInterrupt, BrokenProcessPool):
+            # every verdict reached is stored (OddsRun.run); the same command resumes
+            progress.stop()
+            console.print(f"interrupted: {seen[0]} deal{'' if seen[0] == 1 else 's'} solved "
+                          "and stored; the same command goes on with the rest")
+            return 130
     console.print(str(odds))
     return 0
 

@@ -224,6 +224,7 @@ typedef struct {
     int drain;                  /* the drain test on (docs/solver.md, "Draining the waste") */
     struct DrainSlot *dcache;   /* its verdicts by the position's first word (lazily made) */
     struct BottomSlot *bcache;  /* Czarina's test with the piles' bottoms (bottom_dead) */
+    int8_t relt[64];            /* each card's rank counted from the base rank (rel) */
     int nstock;
     int stock[64];
     int stock_pos[64];
@@ -243,7 +244,7 @@ typedef struct {
 static PyObject *TooLarge;  /* patience.solver._relaxedc.ComponentTooLarge */
 
 static inline int rel(const Relaxed *r, int c) {
-    return (((c >> 2) + 1 - r->base) % r->n + r->n) % r->n;
+    return r->relt[c & 63];
 }
 
 #define H(b, s) ((int)(((b) >> (32 + 4 * (s))) & 15))
@@ -688,14 +689,9 @@ struct DrainSlot { uint64_t a; int8_t v; };  /* v: 0 none kept, 1 drains, 2 does
 
 /* can waste card ``w`` (a kind) leave the waste, home or onto the tableau, under some
  * configuration that ``u`` allows? */
-static int dleave(const Relaxed *r, const int *u, int w) {
+static int dleave(const Relaxed *r, const int *u, const int *c, int w) {
     int n = r->n, suits = r->suits, piles = r->ntab, r0 = w >> 2, s0 = w & 3;
-    int c[17], e[16], cap[16], base = 0, lim[MAXSUITS];
-    for (int rk = 0; rk < n; rk++) {
-        c[rk] = 0;
-        for (int su = 0; su < suits; su++) c[rk] += u[rk * 4 + su];
-    }
-    c[n] = 0;
+    int e[16], cap[16], base = 0, lim[MAXSUITS];
     for (int rk = 0; rk < n; rk++) {
         e[rk] = c[rk] - c[rk + 1];
         cap[rk] = e[rk] > 0 ? e[rk] : 0;
@@ -737,34 +733,40 @@ static int dleave(const Relaxed *r, const int *u, int w) {
 }
 
 #define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
-static int bleave(const Relaxed *r, const int *u, int w, const int *elig);
+static int bleave(const Relaxed *r, const int *u, const int *c, int w, const int *elig);
 
 /* does the waste of ``a`` drain: can each of its cards leave, from the top down, when the
  * cards above it have and so have the stock's cards dealt by then (which lie above it)?
  * With ``bottoms`` (the piles' bottom cards as a set of kinds), Czarina's test with them
  * (bleave, below) */
 static int drains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
-    int u[64] = {0}, elig[64] = {0}, sl = SL(a);
+    /* u: per kind; c: per rank (c[n] = 0); elig: per rank, a set of suits */
+    int u[64] = {0}, c[17] = {0}, elig[16] = {0}, sl = SL(a);
     uint64_t waste = WASTE(a);
-    for (int rk = 0; rk < r->n; rk++)
+    for (int rk = 0; rk < r->n; rk++) {
         for (int su = 0; su < r->suits; su++) u[rk * 4 + su] = 1;
+        c[rk] = r->suits;
+    }
     if (bottoms != NO_BOTTOMS)
-        for (int k = 0; k < 64; k++) elig[k] = (int)(bottoms >> k & 1);
-    for (int i = 0; i < sl; i++) u[rel(r, r->stock[i]) * 4 + (r->stock[i] & 3)]--;
+        for (int rk = 0; rk < 16; rk++) elig[rk] = (int)(bottoms >> (4 * rk) & 15);
+    for (int i = 0; i < sl; i++) {
+        int k = rel(r, r->stock[i]) * 4 + (r->stock[i] & 3);
+        u[k]--; c[k >> 2]--;
+    }
     for (uint64_t x = waste; x; x &= x - 1) {
-        int c = r->stock[__builtin_ctzll(x)];
-        u[rel(r, c) * 4 + (c & 3)]--;
+        int cd = r->stock[__builtin_ctzll(x)], k = rel(r, cd) * 4 + (cd & 3);
+        u[k]--; c[k >> 2]--;
     }
     int next = sl - 1;  /* the stock's next card */
     for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
-        int c = r->stock[__builtin_ctzll(x)], w = rel(r, c) * 4 + (c & 3);
-        while (!(bottoms == NO_BOTTOMS ? dleave(r, u, w) : bleave(r, u, w, elig))) {
+        int cd = r->stock[__builtin_ctzll(x)], w = rel(r, cd) * 4 + (cd & 3);
+        while (!(bottoms == NO_BOTTOMS ? dleave(r, u, c, w) : bleave(r, u, c, w, elig))) {
             if (next < 0) return 0;
             int d = r->stock[next--], k = rel(r, d) * 4 + (d & 3);
-            u[k]++;
-            elig[k] = 1;  /* (dealt: it may have refilled a pile) */
+            u[k]++; c[k >> 2]++;
+            elig[k >> 2] |= 1 << (k & 3);  /* (dealt: it may have refilled a pile) */
         }
-        u[w]++;
+        u[w]++; c[w >> 2]++;
     }
     return 1;
 }
@@ -793,55 +795,52 @@ struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* v: 0 none kept, 1 drai
  * (counted) starting at rank r0, at most c(r0+1) - 1 tops above it.  piles + 1: none */
 static int bruns(const Relaxed *r, const int *c, const int *e, const int *lim,
                  const int *elig, int r0, int s0, int mode) {
-    int n = r->n, suits = r->suits, piles = r->ntab, full = (1 << suits) - 1;
-    int best[16], nxt[16];
-    for (int m = 0; m <= full; m++) best[m] = piles + 1;
+    static const int8_t POP4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    int n = r->n, suits = r->suits, piles = r->ntab;
+    int best[16], nxt[16], at[16] = {0}, allowed = 0;
+    unsigned live = 1;  /* the sets m with best[m] set (at most piles) */
     best[0] = 0;
+    for (int su = 0; su < suits; su++) if (lim[su] >= 0) at[lim[su]] |= 1 << su;
     for (int rk = n - 1; rk >= 0; rk--) {
-        int allowed = 0, any = 0;
-        for (int su = 0; su < suits; su++) if (lim[su] >= rk) allowed |= 1 << su;
-        for (int m = 0; m <= full; m++) nxt[m] = piles + 1;
-        for (int m = 0; m <= full; m++) {
-            if (best[m] > piles) continue;
-            int fr = allowed & ~m;
+        allowed |= at[rk];  /* the suits whose first card missing lies above rank rk */
+        int em = elig[rk];  /* the suits of the cards of rank rk in ``elig`` */
+        unsigned nlive = 0;
+        for (unsigned ms = live; ms; ms &= ms - 1) {
+            int m = __builtin_ctz(ms), fr = allowed & ~m;
             for (int sub = fr;; sub = (sub - 1) & fr) {
                 if (mode != 0 || (((sub >> s0) & 1) == (rk == r0 - 1))) {
-                    int m2 = m | sub, d = e[rk] - __builtin_popcount(sub);
-                    int need = d > 0 ? d : 0, avail = 0, ok = 1;
-                    for (int su = 0; su < suits; su++)
-                        if (!(m2 >> su & 1)) avail += elig[rk * 4 + su];
+                    int m2 = m | sub, d = e[rk] - POP4[sub];
+                    int need = d > 0 ? d : 0, ok = 1;
                     if (rk == r0 && mode == 1) ok = d < 0;
                     else if (rk == r0 && mode == 2) {
-                        ok = __builtin_popcount(m) <= c[r0 + 1] - 1;
+                        ok = POP4[m] <= c[r0 + 1] - 1;
                         need++;
                     }
                     int cost = best[m] + need;
-                    if (ok && need <= avail && cost <= piles && cost < nxt[m2]) {
+                    if (ok && need <= POP4[em & ~m2] && cost <= piles
+                            && (!(nlive >> m2 & 1) || cost < nxt[m2])) {
                         nxt[m2] = cost;
-                        any = 1;
+                        nlive |= 1u << m2;
                     }
                 }
                 if (!sub) break;
             }
         }
-        if (!any) return piles + 1;
-        memcpy(best, nxt, sizeof best);
+        if (!nlive) return piles + 1;
+        for (unsigned ms = nlive; ms; ms &= ms - 1) best[__builtin_ctz(ms)] = nxt[__builtin_ctz(ms)];
+        live = nlive;
     }
     int low = piles + 1;
-    for (int m = 0; m <= full; m++) if (best[m] < low) low = best[m];
+    for (unsigned ms = live; ms; ms &= ms - 1)
+        if (best[__builtin_ctz(ms)] < low) low = best[__builtin_ctz(ms)];
     return low;
 }
 
 /* can waste card ``w`` leave, home or onto a pile ending in a card one rank higher, under
  * some configuration that ``u`` allows, with runs starting only at cards of ``elig``? */
-static int bleave(const Relaxed *r, const int *u, int w, const int *elig) {
+static int bleave(const Relaxed *r, const int *u, const int *c, int w, const int *elig) {
     int n = r->n, suits = r->suits, piles = r->ntab, r0 = w >> 2, s0 = w & 3;
-    int c[17], e[16], lim[MAXSUITS];
-    for (int rk = 0; rk < n; rk++) {
-        c[rk] = 0;
-        for (int su = 0; su < suits; su++) c[rk] += u[rk * 4 + su];
-    }
-    c[n] = 0;
+    int e[16], lim[MAXSUITS];
     for (int rk = 0; rk < n; rk++) e[rk] = c[rk] - c[rk + 1];
     for (int su = 0; su < suits; su++) {
         int b = n;
@@ -1328,7 +1327,10 @@ static int Relaxed_init(Relaxed *r, PyObject *args, PyObject *kw) {
         return -1;
     }
     r->nstock = (int)PyTuple_GET_SIZE(stock);
-    for (int c = 0; c < 64; c++) r->stock_pos[c] = -1;
+    for (int c = 0; c < 64; c++) {
+        r->stock_pos[c] = -1;
+        r->relt[c] = (int8_t)((((c >> 2) + 1 - r->base) % r->n + r->n) % r->n);
+    }
     for (int i = 0; i < r->nstock; i++) {
         long c = PyLong_AsLong(PyTuple_GET_ITEM(stock, i));
         if (c < 0 || c >= 64) {
@@ -1532,7 +1534,9 @@ static inline int ptop(const Relaxed *r, uint64_t code) {  /* -1 for an empty pi
     if (!L) return -1;
     int bottom = (int)((code >> 52) & 63);
     if (L == 1) return bottom;
-    return (((bottom >> 2) + r->n - (L - 1)) % r->n) * 4 + (int)((code >> (2 * (L - 2))) & 3);
+    int rk = (bottom >> 2) + r->n - (L - 1);  /* (L <= n: a run holds each rank once) */
+    while (rk >= r->n) rk -= r->n;
+    return rk * 4 + (int)((code >> (2 * (L - 2))) & 3);
 }
 
 static inline uint64_t ppop(uint64_t code) {
@@ -2186,8 +2190,12 @@ static int cres_push(CSearch *c, TKey k, int32_t comp, int emptied) {
 
 /* the results of one kind of move (with ``card``) from any member of component ``id``,
  * one per resulting component; cached */
+static inline uint64_t cexit_key(int32_t id, int kind, int card) {
+    return ((uint64_t)id << 10 | (uint64_t)kind << 7 | (uint64_t)card) + 1;
+}
+
 static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, CExit **out) {
-    uint64_t key = ((uint64_t)id << 10 | (uint64_t)kind << 7 | (uint64_t)card) + 1;
+    uint64_t key = cexit_key(id, kind, card);
     size_t m = c->ecap - 1, i = (size_t)mix64(key) & m;
     for (;;) {
         if (!c->exits[i].key) break;
@@ -2199,50 +2207,60 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
     int32_t count = c->comps[id].count;
     uint32_t serial = ++c->serial;
     int crk = card >= 0 ? rel(r, card) : 0;
-    for (int32_t q = 0; q < count; q++) {
-        uint64_t code[MAXTAB];
-        tunpack(r, c->members[mfirst + (size_t)q], code);
-        int top[MAXTAB];
-        for (int a = 0; a < r->ntab; a++) top[a] = code[a] ? rel(r, ptop(r, code[a])) : -9;
-        TKey nk[MAXTAB * MAXTAB];
-        int emptied[MAXTAB * MAXTAB], nr = 0;
-        for (int a = 0; a < r->ntab; a++) {
-            int L = PLEN(code[a]);
-            int results[MAXTAB + 1][2], na = 0;  /* (pile taking a card, pile giving one) */
-            if (kind == CK_HOME) {
-                if (L && ptop(r, code[a]) == card) { results[0][0] = -1; results[0][1] = a; na = 1; }
-            } else if (kind == CK_ADD) {
-                if (L && top[a] == crk + 1) { results[0][0] = a; results[0][1] = -1; na = 1; }
-                else if (!L && r->space_any) {
-                    int first_space = a;
-                    for (int b = 0; b < a; b++) if (!code[b]) first_space = -1;
-                    if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; na = 1; }
+    /* one member behind: a member's results are looked up in the map while the next
+     * member's are made, their slots fetched meanwhile */
+    TKey nks[2][MAXTAB * MAXTAB];
+    int emptieds[2][MAXTAB * MAXTAB], nrs[2] = {0, 0};
+    for (int32_t q = 0; q <= count; q++) {
+        if (q < count) {  /* member q's results */
+            uint64_t code[MAXTAB];
+            tunpack(r, c->members[mfirst + (size_t)q], code);
+            int top[MAXTAB];
+            for (int a = 0; a < r->ntab; a++) top[a] = code[a] ? rel(r, ptop(r, code[a])) : -9;
+            TKey *nk = nks[q & 1];
+            int *emptied = emptieds[q & 1], nr = 0;
+            for (int a = 0; a < r->ntab; a++) {
+                int L = PLEN(code[a]);
+                int results[MAXTAB + 1][2], na = 0;  /* (pile taking a card, pile giving one) */
+                if (kind == CK_HOME) {
+                    if (L && ptop(r, code[a]) == card) { results[0][0] = -1; results[0][1] = a; na = 1; }
+                } else if (kind == CK_ADD) {
+                    if (L && top[a] == crk + 1) { results[0][0] = a; results[0][1] = -1; na = 1; }
+                    else if (!L && r->space_any) {
+                        int first_space = a;
+                        for (int b = 0; b < a; b++) if (!code[b]) first_space = -1;
+                        if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; na = 1; }
+                    }
+                } else if (L == 1) {  /* CK_EMPTY */
+                    int brk = rel(r, (int)((code[a] >> 52) & 63));
+                    for (int b = 0; b < r->ntab; b++)
+                        if (b != a && top[b] == brk + 1) { results[na][0] = b; results[na][1] = a; na++; }
                 }
-            } else if (L == 1) {  /* CK_EMPTY */
-                int brk = rel(r, (int)((code[a] >> 52) & 63));
-                for (int b = 0; b < r->ntab; b++)
-                    if (b != a && top[b] == brk + 1) { results[na][0] = b; results[na][1] = a; na++; }
+                for (int t = 0; t < na; t++) {
+                    int to = results[t][0], from = results[t][1];
+                    uint64_t u[MAXTAB];
+                    memcpy(u, code, sizeof u);
+                    if (from >= 0 && to >= 0) { u[to] = ppush(u[to], ptop(r, u[from])); u[from] = ppop(u[from]); }
+                    else if (from >= 0) u[from] = ppop(u[from]);
+                    else u[to] = ppush(u[to], card);
+                    emptied[nr] = from >= 0 && !u[from] && !r->space_any;
+                    if (tpack(r, u, &nk[nr]) < 0) return -1;
+                    cmap_prefetch(c, nk[nr]);
+                    nr++;
+                }
             }
-            for (int t = 0; t < na; t++) {
-                int to = results[t][0], from = results[t][1];
-                uint64_t u[MAXTAB];
-                memcpy(u, code, sizeof u);
-                if (from >= 0 && to >= 0) { u[to] = ppush(u[to], ptop(r, u[from])); u[from] = ppop(u[from]); }
-                else if (from >= 0) u[from] = ppop(u[from]);
-                else u[to] = ppush(u[to], card);
-                emptied[nr] = from >= 0 && !u[from] && !r->space_any;
-                if (tpack(r, u, &nk[nr]) < 0) return -1;
-                cmap_prefetch(c, nk[nr]);
-                nr++;
-            }
+            nrs[q & 1] = nr;
         }
-        for (int t = 0; t < nr; t++) {
-            int32_t rc = ccomp(c, r, nk[t]);
+        if (q == 0) continue;
+        const TKey *pk = nks[(q - 1) & 1];
+        const int *pe = emptieds[(q - 1) & 1];
+        for (int t = 0; t < nrs[(q - 1) & 1]; t++) {
+            int32_t rc = ccomp(c, r, pk[t]);
             if (rc < 0) return rc;
             c->comps[rc].used = c->tick;
             if (c->comps[rc].mark == serial) continue;  /* that component is a result already */
             c->comps[rc].mark = serial;
-            if (cres_push(c, nk[t], rc, emptied[t]) < 0) return -2;
+            if (cres_push(c, pk[t], rc, pe[t]) < 0) return -2;
         }
     }
     if (c->nres - first > 0 && c->nres > c->max_members * 2) return -1;
