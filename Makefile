@@ -10,7 +10,8 @@ STAMP  := $(VENV)/.installed
 # (setup.py, a C compiler and the Python headers); where that fails the solver runs the same
 # searches in Python, and tests/test_relaxed_compiled.py and test_solver_multiset.py say so.
 $(STAMP): pyproject.toml setup.py src/patience/solver/_relaxedc.c src/patience/solver/_multisetc.c \
-		src/patience/solver/_restarts.h src/patience/solver/_drain.h
+		src/patience/solver/_restarts.h src/patience/solver/_drain.h \
+		src/patience/solver/_pages.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "_drain.h"
+#include "_pages.h"
 #include "_restarts.h"
 
 #define MAXD 128    /* cards in D */
@@ -43,7 +44,7 @@ static inline uint64_t img_hash(const Img *m) {
 typedef struct { Img *v; size_t cap, n, max_cap; } Set;
 
 static int set_init(Set *s, size_t cap, size_t max_cap) {
-    s->v = malloc(cap * sizeof(Img));
+    s->v = huge_pages(malloc(cap * sizeof(Img)), cap * sizeof(Img));
     if (!s->v) return -1;
     for (size_t i = 0; i < cap; i++) s->v[i].c = FREE;
     s->cap = cap; s->n = 0; s->max_cap = max_cap;
@@ -66,7 +67,7 @@ static int set_add(Set *s, Img m) {
     if ((s->n + 1) * 10 > s->cap * 7) {
         if (s->cap * 2 > s->max_cap) return -2;
         size_t cap = s->cap * 2;
-        Img *v = malloc(cap * sizeof(Img));
+        Img *v = huge_pages(malloc(cap * sizeof(Img)), cap * sizeof(Img));
         if (!v) return -1;
         for (size_t j = 0; j < cap; j++) v[j].c = FREE;
         for (size_t j = 0; j < s->cap; j++)

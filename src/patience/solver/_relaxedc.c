@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "_drain.h"
+#include "_pages.h"
 #include "_restarts.h"
 
 #ifdef __GLIBC__
@@ -50,7 +51,7 @@ typedef struct {  /* a set of positions; a == UINT64_MAX marks a free slot */
 } StateSet;
 
 static int set_init(StateSet *s, size_t cap) {
-    s->slots = malloc(cap * sizeof(RState));
+    s->slots = huge_pages(malloc(cap * sizeof(RState)), cap * sizeof(RState));
     if (!s->slots) return -1;
     for (size_t i = 0; i < cap; i++) s->slots[i].a = UINT64_MAX;
     s->cap = cap; s->count = 0;
@@ -103,8 +104,8 @@ typedef struct {  /* shape -> component id; shape 0 is the empty tableau, stored
 } ShapeMap;
 
 static int map_init(ShapeMap *m, size_t cap) {
-    m->keys = malloc(cap * sizeof(uint64_t));
-    m->vals = malloc(cap * sizeof(int32_t));
+    m->keys = huge_pages(malloc(cap * sizeof(uint64_t)), cap * sizeof(uint64_t));
+    m->vals = huge_pages(malloc(cap * sizeof(int32_t)), cap * sizeof(int32_t));
     if (!m->keys || !m->vals) return -1;
     memset(m->keys, 0, cap * sizeof(uint64_t));
     m->cap = cap; m->count = 0; m->empty_val = -1;
@@ -827,7 +828,8 @@ static int bruns(const Relaxed *r, const int *c, const int *e, const int *lim,
             }
         }
         if (!nlive) return piles + 1;
-        for (unsigned ms = nlive; ms; ms &= ms - 1) best[__builtin_ctz(ms)] = nxt[__builtin_ctz(ms)];
+        for (unsigned ms = nlive; ms; ms &= ms - 1)
+            best[__builtin_ctz(ms)] = nxt[__builtin_ctz(ms)];
         live = nlive;
     }
     int low = piles + 1;
@@ -1165,8 +1167,8 @@ typedef struct {  /* position -> its number in one search (Tarjan's index) */
 } IndexMap;
 
 static int imap_init(IndexMap *m, size_t cap) {
-    m->keys = malloc(cap * sizeof(RState));
-    m->vals = malloc(cap * sizeof(int64_t));
+    m->keys = huge_pages(malloc(cap * sizeof(RState)), cap * sizeof(RState));
+    m->vals = huge_pages(malloc(cap * sizeof(int64_t)), cap * sizeof(int64_t));
     if (!m->keys || !m->vals) { free(m->keys); free(m->vals); return -1; }
     for (size_t i = 0; i < cap; i++) m->keys[i].a = UINT64_MAX;
     m->cap = cap; m->count = 0;
@@ -1629,7 +1631,8 @@ static inline int xkey(const Relaxed *r, const XState *s, XKey *k) {
 static inline size_t xhash(XKey k) { return (size_t)mix64(k.w0 ^ mix64(k.w1 ^ mix64(k.w2))); }
 
 static int xtable_alloc(Exact *x, size_t cap) {
-    XKey *s = calloc(cap, sizeof(XKey));  /* w0 == 0 marks a free slot (w0 has a marker) */
+    /* w0 == 0 marks a free slot (w0 has a marker) */
+    XKey *s = huge_pages(calloc(cap, sizeof(XKey)), cap * sizeof(XKey));
     if (!s) return -2;
     free(x->slots);
     x->slots = s; x->cap = cap; x->count = 0;
@@ -2029,7 +2032,7 @@ struct CSearch {
 #define GROW(ptr, n, cap, T, first) do { \
         if ((n) == (cap)) { \
             size_t c_ = (cap) ? (cap) * 2 : (first); \
-            T *v_ = realloc((ptr), c_ * sizeof(T)); \
+            T *v_ = huge_pages(realloc((ptr), c_ * sizeof(T)), c_ * sizeof(T)); \
             if (!v_) return -2; \
             (ptr) = v_; (cap) = c_; \
         } } while (0)
@@ -2050,7 +2053,7 @@ static int cmap_put(CSearch *c, TKey k, int32_t v) {
     if ((c->mcount + 1) * 10 > c->mcap * 7) {
         size_t ocap = c->mcap;
         CEntry *old = c->map;
-        CEntry *nm = calloc(ocap * 2, sizeof(CEntry));
+        CEntry *nm = huge_pages(calloc(ocap * 2, sizeof(CEntry)), ocap * 2 * sizeof(CEntry));
         if (!nm) return -2;
         c->map = nm; c->mcap = ocap * 2; c->mcount = 0;
         for (size_t i = 0; i < ocap; i++) if (old[i].v1) cmap_put(c, old[i].k, old[i].v1 - 1);
@@ -2266,7 +2269,8 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
     if (c->nres - first > 0 && c->nres > c->max_members * 2) return -1;
     if ((c->ecount + 1) * 10 > c->ecap * 7) {  /* grow the cache */
         size_t ocap = c->ecap;
-        CExit *old = c->exits, *ne = calloc(ocap * 2, sizeof(CExit));
+        CExit *old = c->exits;
+        CExit *ne = huge_pages(calloc(ocap * 2, sizeof(CExit)), ocap * 2 * sizeof(CExit));
         if (!ne) return -2;
         c->exits = ne; c->ecap = ocap * 2;
         for (size_t z = 0; z < ocap; z++) if (old[z].key) {
