@@ -786,7 +786,8 @@ static int drain_dead(Relaxed *r, uint64_t a) {
  * (docs/solver.md, "Bottoms"; keys.BottomDrain is the reference).  Every pile is a run
  * down from its bottom card, and only a refill from the stock makes a new bottom: the runs
  * of a configuration start at cards of ``elig`` (the piles' bottoms now and the stock's
- * cards dealt since, as kinds) that are not home, e(r) - t(r) of them at rank r. */
+ * cards dealt since; for each rank, the set of their suits) that are not home, e(r) - t(r)
+ * of them at rank r.  ``c`` counts the cards of each rank in ``u`` (c[n] = 0). */
 
 struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* v: 0 none kept, 1 drains, 2 not */
 
