@@ -2192,14 +2192,53 @@ static int cres_push(CSearch *c, TKey k, int32_t comp, int emptied) {
     return 0;
 }
 
-/* the results of one kind of move (with ``card``) from any member of component ``id``,
- * one per resulting component; cached */
-static inline uint64_t cexit_key(int32_t id, int kind, int card) {
-    return ((uint64_t)id << 10 | (uint64_t)kind << 7 | (uint64_t)card) + 1;
+/* the tableaux that one kind of move (with ``card``, of relative rank ``crk``) makes from
+ * the tableau ``member``, into ``nk`` (their slots in the map fetched), with whether each
+ * emptied a pile; their number, or -1 (a key too large) */
+static int cmember_results(const CSearch *c, const Relaxed *r, TKey member, int kind,
+                           int card, int crk, TKey *nk, int *emptied) {
+    uint64_t code[MAXTAB];
+    tunpack(r, member, code);
+    int top[MAXTAB];
+    for (int a = 0; a < r->ntab; a++) top[a] = code[a] ? rel(r, ptop(r, code[a])) : -9;
+    int nr = 0;
+    for (int a = 0; a < r->ntab; a++) {
+        int L = PLEN(code[a]);
+        int results[MAXTAB + 1][2], na = 0;  /* (pile taking a card, pile giving one) */
+        if (kind == CK_HOME) {
+            if (L && ptop(r, code[a]) == card) { results[0][0] = -1; results[0][1] = a; na = 1; }
+        } else if (kind == CK_ADD) {
+            if (L && top[a] == crk + 1) { results[0][0] = a; results[0][1] = -1; na = 1; }
+            else if (!L && r->space_any) {
+                int first_space = a;
+                for (int b = 0; b < a; b++) if (!code[b]) first_space = -1;
+                if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; na = 1; }
+            }
+        } else if (L == 1) {  /* CK_EMPTY */
+            int brk = rel(r, (int)((code[a] >> 52) & 63));
+            for (int b = 0; b < r->ntab; b++)
+                if (b != a && top[b] == brk + 1) { results[na][0] = b; results[na][1] = a; na++; }
+        }
+        for (int t = 0; t < na; t++) {
+            int to = results[t][0], from = results[t][1];
+            uint64_t u[MAXTAB];
+            memcpy(u, code, sizeof u);
+            if (from >= 0 && to >= 0) { u[to] = ppush(u[to], ptop(r, u[from])); u[from] = ppop(u[from]); }
+            else if (from >= 0) u[from] = ppop(u[from]);
+            else u[to] = ppush(u[to], card);
+            emptied[nr] = from >= 0 && !u[from] && !r->space_any;
+            if (tpack(r, u, &nk[nr]) < 0) return -1;
+            cmap_prefetch(c, nk[nr]);
+            nr++;
+        }
+    }
+    return nr;
 }
 
+/* the results of one kind of move (with ``card``) from any member of component ``id``,
+ * one per resulting component; cached */
 static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, CExit **out) {
-    uint64_t key = cexit_key(id, kind, card);
+    uint64_t key = ((uint64_t)id << 10 | (uint64_t)kind << 7 | (uint64_t)card) + 1;
     size_t m = c->ecap - 1, i = (size_t)mix64(key) & m;
     for (;;) {
         if (!c->exits[i].key) break;
@@ -2217,42 +2256,9 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
     int emptieds[2][MAXTAB * MAXTAB], nrs[2] = {0, 0};
     for (int32_t q = 0; q <= count; q++) {
         if (q < count) {  /* member q's results */
-            uint64_t code[MAXTAB];
-            tunpack(r, c->members[mfirst + (size_t)q], code);
-            int top[MAXTAB];
-            for (int a = 0; a < r->ntab; a++) top[a] = code[a] ? rel(r, ptop(r, code[a])) : -9;
-            TKey *nk = nks[q & 1];
-            int *emptied = emptieds[q & 1], nr = 0;
-            for (int a = 0; a < r->ntab; a++) {
-                int L = PLEN(code[a]);
-                int results[MAXTAB + 1][2], na = 0;  /* (pile taking a card, pile giving one) */
-                if (kind == CK_HOME) {
-                    if (L && ptop(r, code[a]) == card) { results[0][0] = -1; results[0][1] = a; na = 1; }
-                } else if (kind == CK_ADD) {
-                    if (L && top[a] == crk + 1) { results[0][0] = a; results[0][1] = -1; na = 1; }
-                    else if (!L && r->space_any) {
-                        int first_space = a;
-                        for (int b = 0; b < a; b++) if (!code[b]) first_space = -1;
-                        if (first_space >= 0) { results[0][0] = a; results[0][1] = -1; na = 1; }
-                    }
-                } else if (L == 1) {  /* CK_EMPTY */
-                    int brk = rel(r, (int)((code[a] >> 52) & 63));
-                    for (int b = 0; b < r->ntab; b++)
-                        if (b != a && top[b] == brk + 1) { results[na][0] = b; results[na][1] = a; na++; }
-                }
-                for (int t = 0; t < na; t++) {
-                    int to = results[t][0], from = results[t][1];
-                    uint64_t u[MAXTAB];
-                    memcpy(u, code, sizeof u);
-                    if (from >= 0 && to >= 0) { u[to] = ppush(u[to], ptop(r, u[from])); u[from] = ppop(u[from]); }
-                    else if (from >= 0) u[from] = ppop(u[from]);
-                    else u[to] = ppush(u[to], card);
-                    emptied[nr] = from >= 0 && !u[from] && !r->space_any;
-                    if (tpack(r, u, &nk[nr]) < 0) return -1;
-                    cmap_prefetch(c, nk[nr]);
-                    nr++;
-                }
-            }
+            int nr = cmember_results(c, r, c->members[mfirst + (size_t)q], kind, card, crk,
+                                     nks[q & 1], emptieds[q & 1]);
+            if (nr < 0) return -1;
             nrs[q & 1] = nr;
         }
         if (q == 0) continue;
