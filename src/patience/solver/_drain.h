@@ -32,7 +32,7 @@ static inline int drain_match(int n, const int *cap, const int *lim, int k) {
  * sum_r max(0, e(r)) */
 static inline int drain_full_fits(int n, const int *cap, const int *lim, int k, int r0,
                                   int q, int base, int piles) {
-    int order[DRAIN_MAXTOKENS], taken[DRAIN_MAXTOKENS] = {0}, got = 0;
+    int order[DRAIN_MAXTOKENS] = {0}, taken[DRAIN_MAXTOKENS] = {0}, got = 0;
     for (int i = 0; i < k; i++) order[i] = i;
     for (int i = 1; i < k; i++)
         for (int j = i; j > 0 && lim[order[j - 1]] > lim[order[j]]; j--) {
