@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
+import os
 import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -548,3 +555,86 @@ def test_an_interrupted_odds_run_says_what_it_kept(capsys: pytest.CaptureFixture
                        "--nodes", "2000", "--workers", "1", "--db", db)
     assert code == 0 and "2 of 4 deals already stored; solving 2" in flat(out)
     assert solved == [1, 2]
+
+
+def test_sigterm_stops_an_odds_run_as_ctrl_c_does(capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    # ``kill`` or ``timeout`` (SIGTERM) reaches a run that Ctrl-C cannot (one started with
+    # nohup or in the background ignores SIGINT): the same word, the same verdicts kept
+    import patience.odds as odds_mod
+    from patience.fair import FairPolicy
+
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    real = odds_mod.solve_deal
+
+    def killed(game: str, deal: int, budget: odds_mod.Budget,
+               fair: FairPolicy | None) -> odds_mod.Verdict:
+        if deal == 4:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(game, deal, budget, fair)
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(odds_mod, "solve_deal", killed)
+    code, out, _ = run(capsys, monkeypatch, "odds", "corners", "--deals", "1-6",
+                       "--nodes", "2000", "--workers", "1", "--db", db)
+    assert code == 130
+    assert "interrupted: 3 deals solved and stored" in flat(out)
+    assert signal.getsignal(signal.SIGTERM) is before  # the handler is the run's alone
+    monkeypatch.setattr(odds_mod, "solve_deal", real)
+    code, out, _ = run(capsys, monkeypatch, "odds", "corners", "--deals", "1-6",
+                       "--nodes", "2000", "--workers", "1", "--db", db)
+    assert code == 0 and "3 of 6 deals already stored; solving 3" in flat(out)
+
+
+def _workers(pid: int) -> set[int]:
+    """The pool's worker processes of ``pid`` (not its resource tracker)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for c in (task / "children").read_text().split():
+                with contextlib.suppress(OSError):
+                    if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes():
+                        found.add(int(c))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_sigterm_stops_a_pool_of_workers_at_once(tmp_path: Path) -> None:
+    # the workers are stopped in the middle of their deals (60 s each here), not waited for,
+    # and what the run says it stored is in the database
+    db = tmp_path / "a.db"
+    cmd = [sys.executable, "-m", "patience", "odds", "czarina", "--deals", "2-40",
+           "--budget", "60", "--workers", "2", "--db", f"sqlite:///{db}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "COLUMNS": "200"})
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = _workers(proc.pid)
+        assert len(workers) == 2, "the pool's two workers never started"
+        time.sleep(2)  # into their first deals
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+        time.sleep(0.5)
+        survivors = [w for w in workers if _alive(w)]
+    finally:  # (failing: nothing left running, and the workers hold the output pipe too)
+        running = [proc.pid] if proc.poll() is None else []
+        for pid in running + [w for w in workers if _alive(w)]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert not survivors, "a worker outlived the run"
+    assert proc.returncode == 130, out
+    said = re.search(r"interrupted: (\d+) deals? solved and stored", out)
+    assert said is not None, out
+    stored = sqlite3.connect(db).execute("select count(*) from solve_results").fetchone()[0]
+    assert stored == int(said.group(1))

@@ -30,7 +30,7 @@ import dataclasses
 import hashlib
 import math
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -286,7 +286,7 @@ class OddsRun:
             s.commit()
 
     def _results(self, deals: list[int], workers: int,
-                 scheduler: str | None) -> Iterator[Verdict]:
+                 scheduler: str | None) -> Generator[Verdict, None, None]:
         if not deals:
             return
         args = (self.spec.id, self.budget, self.fair)
@@ -308,11 +308,24 @@ class OddsRun:
         import multiprocessing
 
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        others = set(multiprocessing.active_children())
+        pool = ProcessPoolExecutor(workers, mp_context=ctx)
+        stopped = True
+        try:
             futs = [pool.submit(solve_deal, self.spec.id, d, self.budget, self.fair)
                     for d in deals]
             for f in as_completed(futs):
                 yield f.result()
+            stopped = False
+        finally:
+            if stopped:
+                # interrupted (Ctrl-C, a signal, a worker lost): the deals not begun are
+                # dropped and the ones being solved are stopped, rather than waited for
+                # (a minute each at the long budgets); every verdict yielded is stored
+                pool.shutdown(wait=False, cancel_futures=True)
+                for child in set(multiprocessing.active_children()) - others:
+                    child.terminate()  # (the pool's workers)
+            pool.shutdown(wait=True)
 
     def run(self, *, workers: int = 1, scheduler: str | None = None,
             on_result: Callable[[Verdict, int, int], None] | None = None) -> Odds:
@@ -323,8 +336,9 @@ class OddsRun:
         batch: list[Verdict] = []
         last = time.monotonic()
         done = len(self.deals) - len(todo)
+        results = self._results(todo, workers, scheduler)
         try:
-            for v in self._results(todo, workers, scheduler):
+            for v in results:
                 batch.append(v)
                 done += 1
                 if on_result is not None:
@@ -333,6 +347,7 @@ class OddsRun:
                     self._store(batch)
                     batch, last = [], time.monotonic()
         finally:
+            results.close()  # an interrupted pool stops now, not when collected
             if batch:
                 self._store(batch)
         return self.odds()

@@ -15,8 +15,13 @@ import argparse
 import json
 import math
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -105,6 +110,24 @@ def add_odds_command(sub: Subparsers) -> None:
         a.set_defaults(handler=handler)
 
 
+@contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (``kill``, ``timeout``, a service manager) stops a run as Ctrl-C does: with
+    the verdicts reached stored and a word said.  (A run started in the background with
+    ``nohup`` or ``&`` ignores Ctrl-C's SIGINT; SIGTERM reaches it.)"""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (signal handlers belong to the main thread)
+        return
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def run_odds(args: argparse.Namespace, console: Console) -> int:
     from patience.fair import FairPolicy
     from patience.odds import Budget, OddsRun
@@ -139,8 +162,9 @@ def run_odds(args: argparse.Namespace, console: Console) -> int:
             progress.update(task, advance=1, rate=f"{won[0] / seen[0]:.1%}")
 
         try:
-            odds = run.run(workers=args.workers, scheduler=args.scheduler,
-                           on_result=on_result)
+            with _terminate_as_interrupt():
+                odds = run.run(workers=args.workers, scheduler=args.scheduler,
+                               on_result=on_result)
         except (KeyboardInterrupt, BrokenProcessPool):
             # every verdict reached is stored (OddsRun.run); the same command resumes
             progress.stop()
