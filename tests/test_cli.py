@@ -571,6 +571,8 @@ def test_sigterm_stops_an_odds_run_as_ctrl_c_does(capsys: pytest.CaptureFixture[
     def killed(game: str, deal: int, budget: odds_mod.Budget,
                fair: FairPolicy | None) -> odds_mod.Verdict:
         if deal == 4:
+            # (without the run's handler the signal would end the test process itself)
+            assert signal.getsignal(signal.SIGTERM) is not before, "no SIGTERM handler"
             os.kill(os.getpid(), signal.SIGTERM)
         return real(game, deal, budget, fair)
 
