@@ -192,6 +192,26 @@ def test_the_compiled_search_is_built() -> None:
     assert multiset._multisetc is not None
 
 
+def test_no_growth_of_the_table_past_the_end_of_the_budget() -> None:
+    # growing the table moves every image (a second or more at millions of them) and a turn
+    # cannot stop in its middle: with no time left in the solve's budget the compiled
+    # search stops where its table would grow, undecided, and goes on from there later
+    state = FULL.initial_state(179)  # open after millions of images
+    game = MultisetGame(FULL, state)
+    img = game.image(state)
+    assert img is not None
+    c = game.compiled(img, restart_unit=0)
+    assert c is not None
+    first = 1 << 16  # the table's first size: it grows past 70% full
+    assert c.search(-1, -1.0, True, 0.0) == "unknown"
+    assert c.size == first * 7 // 10
+    nodes = c.nodes
+    assert c.search(-1, -1.0, True, 0.0) == "unknown" and c.nodes == nodes  # still no room
+    assert c.search(100_000, -1.0, True) == "unknown"  # no end given: it grows
+    assert c.size > first * 7 // 10 and c.nodes > nodes
+    c.release()
+
+
 def both_searches(rules: Rules, state: State, max_nodes: int | None) -> list[tuple[object, ...]]:
     solver = solver_for(rules.spec)
     out = []

@@ -131,6 +131,9 @@ typedef struct {
     int drain;
     DrainEntry *dcache, dlast;
     long long cuts;
+    /* seconds that growing the table takes for each image it holds, as last measured: a
+     * growth moves every image, and is not begun when the solve's budget would end first */
+    double grow_cost;
     int status, best;
     PyObject *best_path;              /* the line to the image with most cards home */
     PyObject *line;                   /* the winning line */
@@ -571,6 +574,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     Search_free_tables(s);
     s->drain = drain;
     s->cuts = 0;
+    s->grow_cost = 2e-7;  /* (measured at the first growth) */
     memset(&s->dlast, 0, sizeof s->dlast);
     if (drain && !(s->dcache = calloc(DCACHE, sizeof(DrainEntry)))) {
         PyErr_NoMemory();
@@ -626,16 +630,20 @@ static int restart(Search *s) {
 
 static const char *STATUS[] = {"unknown", "won", "lost", "unknown"};
 
-/* search(max_nodes, seconds, cpu) -> status: on until decided, ``max_nodes`` more images
- * (-1: no limit) or ``seconds`` on the clock (-1: none) */
+/* search(max_nodes, seconds, cpu, until) -> status: on until decided, ``max_nodes`` more
+ * images (-1: no limit) or ``seconds`` on the clock (-1: none).  ``until`` (-1: none) is
+ * what is left of the whole solve's budget: the table is not grown when that would end
+ * past it (a turn cannot stop in the middle of a growth, which takes a second or more at
+ * millions of images); the search stops there instead, undecided. */
 static PyObject *Search_search(Search *s, PyObject *args) {
     long long max_nodes;
-    double seconds;
+    double seconds, until = -1;
     int cpu = 0;
-    if (!PyArg_ParseTuple(args, "Ld|p", &max_nodes, &seconds, &cpu)) return NULL;
+    if (!PyArg_ParseTuple(args, "Ld|pd", &max_nodes, &seconds, &cpu, &until)) return NULL;
     if (s->status != UNKNOWN || !s->seen.v) return PyUnicode_FromString(STATUS[s->status]);
     long long limit = max_nodes < 0 ? -1 : s->nodes + max_nodes;
     double deadline = seconds < 0 ? -1 : now(cpu) + seconds;
+    double end = until < 0 ? -1 : now(cpu) + until;
     int checks = 0;
     long long signals = 0;
     while (s->depth) {
@@ -650,7 +658,18 @@ static PyObject *Search_search(Search *s, PyObject *args) {
             continue;
         }
         Img m = s->succ[f->next++];
+        size_t cap = s->seen.cap;
+        double t0 = 0;
+        if ((s->seen.n + 1) * 10 > cap * 7 && cap * 2 <= s->seen.max_cap) {  /* would grow */
+            t0 = now(cpu);
+            if (end >= 0 && t0 + s->grow_cost * (double)s->seen.n > end) {
+                f->next--;  /* (tried again if the search goes on) */
+                break;
+            }
+        }
         int added = set_add(&s->seen, m);
+        if (s->seen.cap != cap && s->seen.n > 1)
+            s->grow_cost = (now(cpu) - t0) / (double)(s->seen.n - 1);
         if (added == 0) continue;
         if (added == -1) return PyErr_NoMemory();
         if (added == -2) { s->status = FULL; break; }

@@ -585,6 +585,9 @@ class _MultisetRun(_Search):
                                list[multiset.Event]]] = []
         self.full = False
         self.c: _multisetc.Search | None = None
+        #: the end of the whole solve's budget on the clock, when it has one: the compiled
+        #: search does not begin a growth of its table that would end past it
+        self.until: float | None = None
         self.size = 0
         self._best: tuple[list[multiset.Event], list[bytes]] | None = None
         if self.status != UNKNOWN:
@@ -679,10 +682,12 @@ class _MultisetRun(_Search):
     def _run_compiled(self, deadline: float | None, max_nodes: int | None) -> str:
         c = self.c
         assert c is not None
-        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
+        now = clock.now()
+        seconds = -1.0 if deadline is None else max(0.0, deadline - now)
+        until = -1.0 if self.until is None else max(0.0, self.until - now)
         room = -1 if max_nodes is None else max(1, max_nodes - self.nodes)
         before = c.nodes
-        status = c.search(room, seconds, clock.cpu())
+        status = c.search(room, seconds, clock.cpu(), until)
         self.nodes += c.nodes - before
         self.cuts = c.cuts
         self.best_progress = max(self.best_progress, c.best_home)
@@ -1165,6 +1170,9 @@ class Solver:
             rest = [r for r in runs if r is not compiled and r is not run]
             runs[:] = [turn for r in rest for turn in (r, compiled)] or [compiled]
 
+        for run in exact:
+            if isinstance(run, _MultisetRun):
+                run.until = deadline
         if rx_run is not None:
             exact.append(rx_run)  # its loss is a proof; it never wins
             if rx_run.dry:
