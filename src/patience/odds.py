@@ -310,21 +310,20 @@ class OddsRun:
         ctx = multiprocessing.get_context("spawn")
         others = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(workers, mp_context=ctx)
-        stopped = True
         try:
             futs = [pool.submit(solve_deal, self.spec.id, d, self.budget, self.fair)
                     for d in deals]
             for f in as_completed(futs):
                 yield f.result()
-            stopped = False
+        except BaseException:
+            # interrupted (Ctrl-C, a signal, a worker lost, the consumer gone): the deals
+            # not begun are dropped and the ones being solved are stopped, rather than
+            # waited for (a minute each at the long budgets); every verdict yielded is stored
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in set(multiprocessing.active_children()) - others:
+                child.terminate()  # (the pool's workers)
+            raise
         finally:
-            if stopped:
-                # interrupted (Ctrl-C, a signal, a worker lost): the deals not begun are
-                # dropped and the ones being solved are stopped, rather than waited for
-                # (a minute each at the long budgets); every verdict yielded is stored
-                pool.shutdown(wait=False, cancel_futures=True)
-                for child in set(multiprocessing.active_children()) - others:
-                    child.terminate()  # (the pool's workers)
             pool.shutdown(wait=True)
 
     def run(self, *, workers: int = 1, scheduler: str | None = None,
