@@ -70,6 +70,8 @@ def test_statistics_after_a_finished_game(new_page: NewPage) -> None:
     page.wait_for_function("document.getElementById('t-played').textContent === '1'")
     row = page.inner_text("tr[data-game='fours-up']")
     assert row.split("\t")[1:4] == ["1", "0", "0%"]
+    # The latest games come from a second request, which may answer after the first.
+    page.wait_for_selector("#recent li")
     assert "resigned" in page.inner_text("#recent")
     assert t.errors() == []
 

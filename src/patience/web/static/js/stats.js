@@ -52,4 +52,8 @@ Api.games({ limit: 20 }).then(({ games }) => {
     li.append(a, ` — ${what}${g.winnable_only ? ' (winnable deal)' : ''} · ${when}`);
     list.appendChild(li);
   }
-}).catch(() => {});
+}).catch(() => {
+  const empty = document.getElementById('recent-empty');
+  empty.textContent = 'The latest games are unavailable just now; reload the page to try again.';
+  empty.hidden = false;
+});
