@@ -2,6 +2,7 @@
 
     python bench/solver.py [--games four-seasons,fours-up] [--deals 1-200] [--budget 10]
                            [--short 2] [--workers 2] [--wall-clock] [--csv FILE]
+                           [--keep-memory MB]
 
 The default games are the commissioned ones (RULES Part A), whose targets the solver issue
 sets; ``--games all`` adds the relatives (Part B).
@@ -17,6 +18,8 @@ Budgets are CPU time of the solving thread ("one core", as the targets say), so 
 do not depend on what else the machine runs; ``--wall-clock`` reads them on wall time, as a
 player waiting for a hint does.  ``--csv`` writes one line per deal (game, deal, verdict,
 seconds, positions, peak memory, and the verdict at ``--short``) for a closer look.
+``--keep-memory`` sets what each worker keeps of its tables' memory for its next solves
+(``patience.solver.keep_memory``; 0 hands it all back after each solve).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import time
 
 from patience.game import Game
 from patience.games import all_specs
-from patience.solver import solver_for
+from patience.solver import BATCH_MEGABYTES, keep_memory, solver_for
 
 Row = tuple[str, int, str, float, int, int]  # game, deal, status, seconds, nodes, rss KiB
 
@@ -57,8 +60,9 @@ def peak_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def solve_one(task: tuple[str, int, float, bool]) -> Row:
-    game_id, deal, budget, cpu = task
+def solve_one(task: tuple[str, int, float, bool, int]) -> Row:
+    game_id, deal, budget, cpu, keep = task
+    keep_memory(keep)
     reset_peak()
     g = Game(game_id, deal=deal)
     r = solver_for(g.spec).solve(g.state, max_seconds=budget, cpu_time=cpu)
@@ -94,6 +98,10 @@ def main() -> None:
     ap.add_argument("--wall-clock", action="store_true",
                     help="budgets in wall time instead of the solving thread's CPU time")
     ap.add_argument("--csv", help="write one line per deal to this file")
+    ap.add_argument("--keep-memory", default=BATCH_MEGABYTES, type=int, metavar="MB",
+                    help="the tables' memory a worker keeps for its next solves, as the "
+                         "win-rate and web workers do (patience.solver.keep_memory; "
+                         "0: none)")
     args = ap.parse_args()
     cpu = not args.wall_clock
     out = open(args.csv, "w", encoding="utf-8") if args.csv else None  # noqa: SIM115
@@ -103,7 +111,8 @@ def main() -> None:
     deals: range = args.deals
     clock_kind = "wall time" if args.wall_clock else "CPU time"
     print(f"deals {deals.start}-{deals.stop - 1}, budget {args.budget:g} s of {clock_kind} "
-          f"(wins re-checked at {args.short:g} s), {args.workers} worker(s), one core each")
+          f"(wins re-checked at {args.short:g} s), {args.workers} worker(s), one core each, "
+          f"keeping {args.keep_memory} MB of tables")
     header = (f"{'game':18} {'decided':>8} {'won':>6} {'lost':>6} {'unk':>5} "
               f"{'median s':>9} {'p95 s':>7} {'max s':>7} {'pos/s':>8} {'peak MB':>8} "
               f"{'wins@short':>10}")
@@ -112,11 +121,11 @@ def main() -> None:
     with ctx.Pool(args.workers, maxtasksperchild=50) as pool:
         for game_id in games:
             t0 = time.perf_counter()
-            rows = pool.map(solve_one, [(game_id, d, args.budget, cpu) for d in deals],
-                            chunksize=1)
+            rows = pool.map(solve_one, [(game_id, d, args.budget, cpu, args.keep_memory)
+                                        for d in deals], chunksize=1)
             won = [r for r in rows if r[2] == "won"]
-            short = pool.map(solve_one, [(game_id, r[1], args.short, cpu) for r in won],
-                             chunksize=1)
+            short = pool.map(solve_one, [(game_id, r[1], args.short, cpu, args.keep_memory)
+                                         for r in won], chunksize=1)
             won_short = sum(1 for r in short if r[2] == "won")
             n = len(rows)
             lost = sum(1 for r in rows if r[2] == "lost")

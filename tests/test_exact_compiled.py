@@ -19,7 +19,7 @@ from patience.game import rules_for
 from patience.games import get_spec
 from patience.rules import Rules, State
 from patience.rules.spec import GameSpec
-from patience.solver import LOST, UNKNOWN, WON, relaxed, solver_for
+from patience.solver import LOST, UNKNOWN, WON, keep_memory, relaxed, solver_for
 from patience.solver.search import _CompiledRun
 from test_solver_exhaustive import exhaustive
 
@@ -307,6 +307,7 @@ def test_a_solve_gives_its_memory_back() -> None:
     # glibc keeps freed blocks of up to 32 MB in the heap once a larger one was freed: a
     # process solving deal after deal (a web worker) would hold its largest solve's tables
     # unless the searches hand them back when released
+    keep_memory(0)  # the default (a test before may have run a win-rate worker's solve here)
     solver = solver_for(get_spec("czarina"))
     base = _resident_mb()
     for deal in (2, 13):  # the first solve raises glibc's threshold; the second would stay
@@ -314,6 +315,46 @@ def test_a_solve_gives_its_memory_back() -> None:
         assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
     gc.collect()
     assert _resident_mb() < base + 25, (base, _resident_mb())
+
+
+@pytest.mark.skipif(relaxed._relaxedc is None or not sys.platform.startswith("linux")
+                    or platform.libc_ver()[0] != "glibc",
+                    reason="measures glibc's heap on Linux")
+def test_kept_memory_is_bounded_and_handed_back() -> None:
+    # a process that solves one deal after another keeps the tables' large blocks for the
+    # next solves, up to keep_memory's limit, and hands them back when the limit drops
+    solver = solver_for(get_spec("czarina"))
+    keep_memory(0)
+    base = _resident_mb()
+    keep_memory(96)
+    try:
+        for deal in (2, 13):
+            st = Game("czarina", deal=deal).state
+            assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
+            gc.collect()
+            kept = _resident_mb() - base
+            assert 25 < kept < 96 + 25, kept
+    finally:
+        keep_memory(0)
+    gc.collect()
+    assert _resident_mb() < base + 25, (base, _resident_mb())
+
+
+def test_kept_blocks_do_not_change_a_search() -> None:
+    # a kept block still holds the tables of the solve before: reused, it must search
+    # exactly as a new one (the same nodes, verdict and line within a budget of nodes)
+    solver = solver_for(get_spec("czarina"))
+    runs = []
+    for megabytes in (0, 512, 512):
+        keep_memory(megabytes)
+        try:
+            for deal in (2, 8):
+                r = solver.solve(Game("czarina", deal=deal).state, max_nodes=400_000)
+                runs.append((deal, r.status, r.nodes, tuple(r.moves)))
+        finally:
+            keep_memory(0)
+    assert runs[0:2] == runs[2:4] == runs[4:6], runs
+    assert {status for _, status, _, _ in runs} >= {UNKNOWN}
 
 
 @pytest.mark.parametrize("components", [False, True])

@@ -38,7 +38,7 @@ from typing import Any
 from patience.fair import FairPolicy, play_fair
 from patience.games import get_spec
 from patience.rules.spec import GameSpec
-from patience.solver import SOLVER_VERSION, same_major, solver_for
+from patience.solver import BATCH_MEGABYTES, SOLVER_VERSION, keep_memory, same_major, solver_for
 
 ENGINE_VERSION = "1"
 #: of two verdicts on one deal, the stronger: a decided verdict is a fact about the deal
@@ -145,6 +145,7 @@ Verdict = tuple[int, str, int, float]  # deal, verdict, nodes, seconds
 
 def solve_deal(game_id: str, deal: int, budget: Budget, fair: FairPolicy | None) -> Verdict:
     """One deal's verdict (runs in a worker process or on a Dask worker)."""
+    keep_memory(BATCH_MEGABYTES)  # one solve after another: the next reuses the tables
     start = time.perf_counter()
     if fair is not None:
         r = play_fair(game_id, deal, fair)

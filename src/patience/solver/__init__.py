@@ -10,7 +10,7 @@ from patience.rules.spec import GameSpec
 from patience.solver.search import LOST, UNKNOWN, WON, Solver, SolveResult
 
 __all__ = ["LOST", "SOLVER_VERSION", "UNKNOWN", "WON", "Hint", "SolveResult", "Solver", "hint",
-           "same_major", "solve", "solver_for", "winnable_deal"]
+           "keep_memory", "same_major", "solve", "solver_for", "winnable_deal"]
 
 #: Stored with every measured verdict (``patience odds``), as ``MAJOR.MINOR``.  The major
 #: part changes when a stored verdict could be wrong (a soundness fix): the losses and the
@@ -24,6 +24,28 @@ SOLVER_VERSION = "1.26"
 def same_major(version: str) -> bool:
     """True when a stored solver version has the current major part (its verdicts hold)."""
     return version.partition(".")[0] == SOLVER_VERSION.partition(".")[0]
+
+#: what a process that solves one deal after another keeps (``keep_memory``): the win-rate
+#: runs' workers, the bench's and the web's
+BATCH_MEGABYTES = 768
+
+
+def keep_memory(megabytes: int) -> None:
+    """Let this process keep up to ``megabytes`` of the large tables that solves hand back.
+
+    The next solves reuse them instead of asking the system for new memory, which some
+    virtual machines give slowly (docs/solver.md, "Speed"); for a process that solves one
+    deal after another.  0, the default, hands every table back when its solve ends.
+    """
+    if megabytes < 0:
+        raise ValueError(f"keep_memory: megabytes must be 0 or more, not {megabytes}")
+    import contextlib
+    import importlib
+
+    for name in ("patience.solver._relaxedc", "patience.solver._multisetc"):
+        with contextlib.suppress(ImportError):  # a machine that could not build it
+            importlib.import_module(name).keep_memory(megabytes << 20)
+
 
 _SOLVERS: dict[GameSpec, Solver] = {}
 

@@ -44,7 +44,7 @@ static inline uint64_t img_hash(const Img *m) {
 typedef struct { Img *v; size_t cap, n, max_cap; } Set;
 
 static int set_init(Set *s, size_t cap, size_t max_cap) {
-    s->v = huge_pages(malloc(cap * sizeof(Img)), cap * sizeof(Img));
+    s->v = big_alloc(cap * sizeof(Img), 0);
     if (!s->v) return -1;
     for (size_t i = 0; i < cap; i++) s->v[i].c = FREE;
     s->cap = cap; s->n = 0; s->max_cap = max_cap;
@@ -67,12 +67,12 @@ static int set_add(Set *s, Img m) {
     if ((s->n + 1) * 10 > s->cap * 7) {
         if (s->cap * 2 > s->max_cap) return -2;
         size_t cap = s->cap * 2;
-        Img *v = huge_pages(malloc(cap * sizeof(Img)), cap * sizeof(Img));
+        Img *v = big_alloc(cap * sizeof(Img), 0);
         if (!v) return -1;
         for (size_t j = 0; j < cap; j++) v[j].c = FREE;
         for (size_t j = 0; j < s->cap; j++)
             if (s->v[j].c != FREE) set_insert(v, cap, s->v[j]);
-        free(s->v);
+        big_free(s->v);
         s->v = v; s->cap = cap;
         set_insert(v, cap, m);
     } else {
@@ -495,7 +495,7 @@ static double now(int cpu) {
 }
 
 static void Search_free_tables(Search *s) {
-    free(s->seen.v); s->seen.v = NULL; s->seen.cap = 0;
+    big_free(s->seen.v); s->seen.v = NULL; s->seen.cap = 0;
     free(s->dcache); s->dcache = NULL;
     free(s->stack); s->stack = NULL; s->cap = s->depth = 0;
     free(s->succ); s->succ = NULL; s->succcap = s->nsucc = 0;
@@ -774,10 +774,12 @@ static PyTypeObject SearchType = {
     .tp_getset = Search_getset,
 };
 
+static PyMethodDef module_methods[] = {KEEP_MEMORY_METHOD, {NULL, NULL, 0, NULL}};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_multisetc",
     "The search over Fours Up's images, compiled (multiset.py is its reference).", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__multisetc(void) {

@@ -1,6 +1,8 @@
 """The search over Fours Up's images, compiled (_multisetc.c; multiset.py and
 search._MultisetRun are its reference)."""
 
+def keep_memory(nbytes: int, /) -> None: ...
+
 class Search:
     nodes: int
     size: int

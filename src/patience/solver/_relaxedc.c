@@ -51,7 +51,7 @@ typedef struct {  /* a set of positions; a == UINT64_MAX marks a free slot */
 } StateSet;
 
 static int set_init(StateSet *s, size_t cap) {
-    s->slots = huge_pages(malloc(cap * sizeof(RState)), cap * sizeof(RState));
+    s->slots = big_alloc(cap * sizeof(RState), 0);
     if (!s->slots) return -1;
     for (size_t i = 0; i < cap; i++) s->slots[i].a = UINT64_MAX;
     s->cap = cap; s->count = 0;
@@ -91,7 +91,7 @@ static int set_grow(StateSet *s) {
     if (set_init(&n, s->cap * 2) < 0) return -1;
     for (size_t i = 0; i < s->cap; i++)
         if (s->slots[i].a != UINT64_MAX) set_add(&n, s->slots[i]);
-    free(s->slots);
+    big_free(s->slots);
     *s = n;
     return 0;
 }
@@ -104,8 +104,8 @@ typedef struct {  /* shape -> component id; shape 0 is the empty tableau, stored
 } ShapeMap;
 
 static int map_init(ShapeMap *m, size_t cap) {
-    m->keys = huge_pages(malloc(cap * sizeof(uint64_t)), cap * sizeof(uint64_t));
-    m->vals = huge_pages(malloc(cap * sizeof(int32_t)), cap * sizeof(int32_t));
+    m->keys = big_alloc(cap * sizeof(uint64_t), 0);
+    m->vals = big_alloc(cap * sizeof(int32_t), 0);
     if (!m->keys || !m->vals) return -1;
     memset(m->keys, 0, cap * sizeof(uint64_t));
     m->cap = cap; m->count = 0; m->empty_val = -1;
@@ -130,7 +130,7 @@ static int map_grow(ShapeMap *m) {
     n.empty_val = m->empty_val;
     for (size_t i = 0; i < m->cap; i++)
         if (m->keys[i]) map_put(&n, m->keys[i], m->vals[i]);
-    free(m->keys); free(m->vals);
+    big_free(m->keys); big_free(m->vals);
     *m = n;
     return 0;
 }
@@ -316,23 +316,23 @@ static int32_t component(Relaxed *r, uint64_t shape) {
         for (int i = 0; i < k; i++) {
             RState kk = {nb[i], 0};
             int added = set_add(&seen, kk);
-            if (added < 0) { free(seen.slots); return -2; }
+            if (added < 0) { big_free(seen.slots); return -2; }
             if (added) {
                 if (count == r->seen_cap) {
                     r->seen_cap *= 2;
                     r->seen_buf = realloc(r->seen_buf, r->seen_cap * sizeof(uint64_t));
-                    if (!r->seen_buf) { free(seen.slots); return -2; }
+                    if (!r->seen_buf) { big_free(seen.slots); return -2; }
                 }
                 r->seen_buf[count++] = nb[i];
             }
         }
         if ((int)count > r->max_component) {
-            free(seen.slots);
+            big_free(seen.slots);
             r->disabled = 1;
             return -1;
         }
     }
-    free(seen.slots);
+    big_free(seen.slots);
     if (r->ncomps == r->capcomps) {
         int cap = r->capcomps ? r->capcomps * 2 : 256;
         Component *c = realloc(r->comps, (size_t)cap * sizeof(Component));
@@ -1168,9 +1168,9 @@ typedef struct {  /* position -> its number in one search (Tarjan's index) */
 } IndexMap;
 
 static int imap_init(IndexMap *m, size_t cap) {
-    m->keys = huge_pages(malloc(cap * sizeof(RState)), cap * sizeof(RState));
-    m->vals = huge_pages(malloc(cap * sizeof(int64_t)), cap * sizeof(int64_t));
-    if (!m->keys || !m->vals) { free(m->keys); free(m->vals); return -1; }
+    m->keys = big_alloc(cap * sizeof(RState), 0);
+    m->vals = big_alloc(cap * sizeof(int64_t), 0);
+    if (!m->keys || !m->vals) { big_free(m->keys); big_free(m->vals); return -1; }
     for (size_t i = 0; i < cap; i++) m->keys[i].a = UINT64_MAX;
     m->cap = cap; m->count = 0;
     return 0;
@@ -1191,7 +1191,7 @@ static int imap_put(IndexMap *m, RState k, int64_t v) {
         if (imap_init(&n, m->cap * 2) < 0) return -1;
         for (size_t i = 0; i < m->cap; i++)
             if (m->keys[i].a != UINT64_MAX) imap_put(&n, m->keys[i], m->vals[i]);
-        free(m->keys); free(m->vals);
+        big_free(m->keys); big_free(m->vals);
         *m = n;
     }
     size_t mask = m->cap - 1, i = mix64(k.a ^ mix64(k.b)) & mask;
@@ -1289,7 +1289,7 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
         }
         nx = c;
     }
-    free(d->succ.v); free(d->stack); free(index.keys); free(index.vals);
+    free(d->succ.v); free(d->stack); big_free(index.keys); big_free(index.vals);
     free(low.v); free(scc.v); free(states.v);
     if (err < 0) { Py_XDECREF(path); return fail(err); }
     if (path) return Py_BuildValue("(sN)", verdict, path);
@@ -1361,8 +1361,8 @@ static void free_tables(Relaxed *r) {
         }
     }
     free(r->comps);
-    free(r->shapes.keys); free(r->shapes.vals);
-    free(r->lost.slots);
+    big_free(r->shapes.keys); big_free(r->shapes.vals);
+    big_free(r->lost.slots);
     free(r->seen_buf);
     free(r->dcache); r->dcache = NULL;
     free(r->bcache); r->bcache = NULL;
@@ -1633,9 +1633,9 @@ static inline size_t xhash(XKey k) { return (size_t)mix64(k.w0 ^ mix64(k.w1 ^ mi
 
 static int xtable_alloc(Exact *x, size_t cap) {
     /* w0 == 0 marks a free slot (w0 has a marker) */
-    XKey *s = huge_pages(calloc(cap, sizeof(XKey)), cap * sizeof(XKey));
+    XKey *s = big_alloc(cap * sizeof(XKey), 1);
     if (!s) return -2;
-    free(x->slots);
+    big_free(x->slots);
     x->slots = s; x->cap = cap; x->count = 0;
     return 0;
 }
@@ -1716,7 +1716,7 @@ static int xtable_room(Exact *x) {
         x->slots = NULL;
         if (xtable_alloc(x, ocap * 2) < 0) { x->slots = old; return -2; }
         for (size_t i = 0; i < ocap; i++) if (old[i].w0) xtable_put(x, old[i]);
-        free(old);
+        big_free(old);
         return 0;
     }
     xtable_evict(x);
@@ -2033,7 +2033,7 @@ struct CSearch {
 #define GROW(ptr, n, cap, T, first) do { \
         if ((n) == (cap)) { \
             size_t c_ = (cap) ? (cap) * 2 : (first); \
-            T *v_ = huge_pages(realloc((ptr), c_ * sizeof(T)), c_ * sizeof(T)); \
+            T *v_ = big_grow((ptr), (cap) * sizeof(T), c_ * sizeof(T)); \
             if (!v_) return -2; \
             (ptr) = v_; (cap) = c_; \
         } } while (0)
@@ -2054,11 +2054,11 @@ static int cmap_put(CSearch *c, TKey k, int32_t v) {
     if ((c->mcount + 1) * 10 > c->mcap * 7) {
         size_t ocap = c->mcap;
         CEntry *old = c->map;
-        CEntry *nm = huge_pages(calloc(ocap * 2, sizeof(CEntry)), ocap * 2 * sizeof(CEntry));
+        CEntry *nm = big_alloc(ocap * 2 * sizeof(CEntry), 1);
         if (!nm) return -2;
         c->map = nm; c->mcap = ocap * 2; c->mcount = 0;
         for (size_t i = 0; i < ocap; i++) if (old[i].v1) cmap_put(c, old[i].k, old[i].v1 - 1);
-        free(old);
+        big_free(old);
     }
     size_t m = c->mcap - 1, i = thash(k) & m;
     for (;;) {
@@ -2277,7 +2277,7 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
     if ((c->ecount + 1) * 10 > c->ecap * 7) {  /* grow the cache */
         size_t ocap = c->ecap;
         CExit *old = c->exits;
-        CExit *ne = huge_pages(calloc(ocap * 2, sizeof(CExit)), ocap * 2 * sizeof(CExit));
+        CExit *ne = big_alloc(ocap * 2 * sizeof(CExit), 1);
         if (!ne) return -2;
         c->exits = ne; c->ecap = ocap * 2;
         for (size_t z = 0; z < ocap; z++) if (old[z].key) {
@@ -2285,7 +2285,7 @@ static int cexits(CSearch *c, const Relaxed *r, int32_t id, int kind, int card, 
             while (c->exits[j].key) j = (j + 1) & mm;
             c->exits[j] = old[z];
         }
-        free(old);
+        big_free(old);
         m = c->ecap - 1; i = (size_t)mix64(key) & m;
         while (c->exits[i].key) i = (i + 1) & m;
     }
@@ -2493,7 +2493,7 @@ static int crebuild(Exact *x, CSearch *c) {
         }
         /* breadth first over the real tableaux of cur's component */
         nq = 0;
-        free(seen.slots);
+        big_free(seen.slots);
         if (set_init(&seen, 1024) < 0) { err = -2; break; }
         if (nq == qcap) { qcap = qcap ? qcap * 2 : 1024; CB *v = realloc(q, qcap * sizeof(CB)); if (!v) { err = -2; break; } q = v; }
         q[nq].st = cur; q[nq].parent = -1; nq++;
@@ -2539,7 +2539,7 @@ static int crebuild(Exact *x, CSearch *c) {
         if (!err && xpush_line(x, fin) < 0) err = -2;
         cur = after;
     }
-    free(q); free(seen.slots);
+    free(q); big_free(seen.slots);
     return err;
 }
 
@@ -2773,8 +2773,8 @@ static int csearch(Exact *x, double deadline, int cpu, long long limit) {
 
 static void cfree(CSearch *c) {
     if (!c) return;
-    free(c->map); free(c->members); free(c->comps); free(c->exits); free(c->res);
-    free(c->kids); free(c->edges); free(c->stack); free(c->lset);
+    big_free(c->map); big_free(c->members); big_free(c->comps); big_free(c->exits);
+    big_free(c->res); big_free(c->kids); big_free(c->edges); big_free(c->stack); free(c->lset);
     free(c);
 }
 
@@ -2949,7 +2949,7 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
 static void xfree(Exact *x) {
     cfree(x->cs);
     x->cs = NULL;
-    free(x->slots); free(x->stack); free(x->moves); free(x->line); free(x->dcache);
+    big_free(x->slots); free(x->stack); free(x->moves); free(x->line); free(x->dcache);
     x->dcache = NULL;
     x->slots = NULL; x->stack = NULL; x->moves = NULL; x->line = NULL;
     x->cap = x->count = x->depth = x->scap = x->nmoves = x->mcap = x->nline = x->lcap = 0;
@@ -3021,11 +3021,14 @@ static PyTypeObject ExactType = {
     .tp_getset = Exact_getset,
 };
 
+static PyMethodDef module_methods[] = {KEEP_MEMORY_METHOD, {NULL, NULL, 0, NULL}};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_relaxedc",
     .m_doc = "The relaxed game and the exact search of the Four Seasons family, compiled.",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__relaxedc(void) {

@@ -5,6 +5,8 @@ from typing import Any
 
 class ComponentTooLarge(Exception): ...
 
+def keep_memory(nbytes: int, /) -> None: ...
+
 class Relaxed:
     nodes: int
     size: int

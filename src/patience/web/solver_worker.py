@@ -66,6 +66,9 @@ def worker_main(niceness: int = 10) -> None:
     if niceness and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(niceness)  # moves (in the server process) come first
+    from patience.solver import BATCH_MEGABYTES, keep_memory
+
+    keep_memory(BATCH_MEGABYTES)  # one solve after another: the next reuses the tables
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     sys.stdout = sys.stderr
     for line in sys.stdin:
