@@ -31,8 +31,7 @@ static inline void *huge_pages(void *p, size_t bytes) {
     return p;
 }
 
-
-/* Kept blocks (docs/solver.md, "Speed").  A large page that the process has not used before
+/* Kept blocks (docs/solver.md, "Kept blocks").  A large page that the process has not used before
  * is slow to get on some virtual machines: the system zeroes it, and the host behind it
  * gives it memory only then (a quarter of a gigabyte a second, measured, where a page the
  * process used before is zeroed at several gigabytes a second).  A process that solves one
