@@ -34,7 +34,7 @@ def keep_memory(megabytes: int) -> None:
     """Let this process keep up to ``megabytes`` of the large tables that solves hand back.
 
     The next solves reuse them instead of asking the system for new memory, which some
-    virtual machines give slowly (docs/solver.md, "Speed"); for a process that solves one
+    virtual machines give slowly (docs/solver.md, "Kept blocks"); for a process that solves one
     deal after another.  0, the default, hands every table back when its solve ends.
     """
     if megabytes < 0:

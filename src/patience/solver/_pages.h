@@ -31,8 +31,8 @@ static inline void *huge_pages(void *p, size_t bytes) {
     return p;
 }
 
-/* Kept blocks (docs/solver.md, "Kept blocks").  A large page that the process has not used before
- * is slow to get on some virtual machines: the system zeroes it, and the host behind it
+/* Kept blocks (docs/solver.md, "Kept blocks").  A large page that the process has not used
+ * before is slow to get on some virtual machines: the system zeroes it, and the host behind it
  * gives it memory only then (a quarter of a gigabyte a second, measured, where a page the
  * process used before is zeroed at several gigabytes a second).  A process that solves one
  * deal after another (a win-rate worker, a web worker) may therefore keep the large blocks
@@ -79,7 +79,8 @@ static inline void keep_memory(size_t bytes) {
  * one, with large pages asked for */
 static inline void *big_alloc(size_t bytes, int zero) {
 #ifdef __GLIBC__
-    if (bytes >= LARGE_BLOCK) {
+    int large = bytes >= LARGE_BLOCK;
+    if (large) {
         int best = -1;
         for (int i = 0; i < nkept_; i++)
             if (kept_[i].bytes >= bytes && kept_[i].bytes <= bytes + bytes / 8
@@ -95,12 +96,13 @@ static inline void *big_alloc(size_t bytes, int zero) {
         }
         while (nkept_ && live_bytes_ + kept_bytes_ + bytes > kept_limit_)
             drop_kept(smallest_kept());
-        void *p = huge_pages(zero ? calloc(1, bytes) : malloc(bytes), bytes);
-        if (p) live_bytes_ += malloc_usable_size(p);
-        return p;
     }
 #endif
-    return huge_pages(zero ? calloc(1, bytes) : malloc(bytes), bytes);
+    void *p = huge_pages(zero ? calloc(1, bytes) : malloc(bytes), bytes);
+#ifdef __GLIBC__
+    if (p && large) live_bytes_ += malloc_usable_size(p);
+#endif
+    return p;
 }
 
 /* hands back a block from big_alloc (NULL does nothing): a large one is kept while the
