@@ -68,7 +68,11 @@ static inline int smallest_kept(void) {
 static inline void keep_memory(size_t bytes) {
 #ifdef __GLIBC__
     kept_limit_ = bytes;
-    while (nkept_ && kept_bytes_ > kept_limit_) drop_kept(smallest_kept());
+    int dropped = 0;
+    while (nkept_ && kept_bytes_ > kept_limit_) { drop_kept(smallest_kept()); dropped = 1; }
+    /* glibc keeps freed blocks of up to 32 MB in the heap (once a larger one was freed):
+     * hand those just dropped back to the system now, not at the next solve's end */
+    if (dropped) malloc_trim(0);
 #else
     (void)bytes;
 #endif
