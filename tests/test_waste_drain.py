@@ -282,6 +282,51 @@ def test_the_compiled_test_with_bottoms_is_this_one(params: dict[str, int]) -> N
     assert verdicts[True] >= 20 and verdicts[False] >= 20, verdicts
 
 
+def _drain_verdict(rules: Rules, st: State, test: WasteDrain) -> bool:
+    bottoms = tuple(p[0] for t in rules.tab if (p := st.piles[t]))
+    return test(st.piles[rules.stock][::-1], st.piles[rules.waste], st.base, bottoms)
+
+
+@pytest.mark.parametrize(("game", "params"), [
+    ("four-seasons", {"ranks": 7, "tableau": 3}), ("four-seasons", {}),
+    ("czarina", {"ranks": 7, "tableau": 3}), ("czarina", {})],
+    ids=["four-seasons-7x3", "four-seasons", "czarina-7x3", "czarina"])
+def test_a_waste_that_drains_still_drains_when_it_only_loses_cards(
+        game: str, params: dict[str, int]) -> None:
+    # RULES A1, A3; docs/solver.md, "Known to drain": the compiled searches do not ask the
+    # test again of a position reached from one that drains with the same stock, the same
+    # piles' bottoms (Czarina) and a waste that only lost cards.  Every such move, from the
+    # positions of random play that drain, leads to one that drains; a deal, which the
+    # rule leaves out, sometimes does not.  In Czarina the test with the bottoms also cuts
+    # every position that the test without them cuts, so the searches ask only that one.
+    spec = get_spec(game).reduced(**params) if params else get_spec(game)
+    rules = rules_for(spec)
+    czarina = spec.space is Space.AUTO
+    test: WasteDrain = (BottomDrain(spec.ranks, spec.suits, len(rules.tab)) if czarina
+                        else WasteDrain(spec.ranks, spec.suits, len(rules.tab), spaces=True))
+    plain = WasteDrain(spec.ranks, spec.suits, len(rules.tab), spaces=not czarina)
+    implied = deals_not = plain_dead = 0
+    for st in random_positions(rules, range(1, 31 if params else 9), seed=13):
+        if not _drain_verdict(rules, st, test):
+            if czarina:
+                plain_dead += not _drain_verdict(rules, st, plain)
+            continue
+        if czarina:
+            assert _drain_verdict(rules, st, plain), st
+        stock, waste = st.piles[rules.stock], st.piles[rules.waste]
+        bottoms = [p[0] for t in rules.tab if (p := st.piles[t])]
+        for m in rules.legal_moves(st):
+            nxt = rules.apply(st, m)
+            if m.src == "deal":
+                deals_not += not _drain_verdict(rules, nxt, test)
+            elif (nxt.piles[rules.stock] == stock and len(nxt.piles[rules.waste]) < len(waste)
+                  and [p[0] for t in rules.tab if (p := nxt.piles[t])] == bottoms):
+                assert _drain_verdict(rules, nxt, test), (st, m)
+                implied += 1
+    assert implied >= 100 and deals_not >= 3, (implied, deals_not)
+    assert not czarina or plain_dead >= 3, plain_dead
+
+
 # ------------------------------------------------------------ runs built in suit (RULES B3)
 def lets_leave_in_suit(rules: Rules, u: list[int], w: int) -> bool:
     """``lets_leave`` where every pile is a run of one suit, configuration by configuration

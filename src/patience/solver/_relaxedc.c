@@ -1881,16 +1881,34 @@ static uint64_t xbottoms(const Relaxed *r, const uint8_t *len, const uint8_t (*c
     return bottoms;
 }
 
-static int xdead(Exact *x, const XState *s, uint64_t bottoms, uint64_t *a, uint64_t *b) {
+/* does the waste of a position (stock ``sl``, ``waste``, the piles' ``bottoms``) drain
+ * because that of the position it was reached from does (``psl``, ``pwaste``,
+ * ``pbottoms``; that one drained, or it would have been cut)?  So it does when it has the
+ * same stock, the same bottoms (Czarina) and a waste that only lost cards (from its top:
+ * to the tableau or home): the greedy pass that drained the one before, over the cards
+ * left, lets each of them leave with the same cards out of the stock and the waste as
+ * then (docs/solver.md, "Known to drain", under "Compiled exact search") */
+static inline int drain_implied(int sl, uint64_t waste, uint64_t bottoms, int psl,
+                                uint64_t pwaste, uint64_t pbottoms) {
+    return sl == psl && !(waste & ~pwaste) && bottoms == pbottoms;
+}
+
+/* is ``s`` lost by the dead-end tests?  ``drained``: its waste is known to drain
+ * (drain_implied), so only the test of "Dead ends" is asked */
+static int xdead(Exact *x, const XState *s, uint64_t bottoms, int drained, uint64_t *a,
+                 uint64_t *b) {
     Relaxed *r = x->rx;
     *a = s->waste | ((uint64_t)s->sl << 56);
     *b = 0;
     for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
-    if (drain_dead(x->rx, *a)) return 1;  /* (its own cache, by stock and waste) */
-    /* Czarina: the piles' bottoms count too */
-    if (r->drain && r->refill && WASTE(*a) && bottoms != NO_BOTTOMS
-            && bottom_dead(r, *a, bottoms))
+    if (drained) {
+    } else if (r->refill && bottoms != NO_BOTTOMS) {
+        /* Czarina: the test with the piles' bottoms, which cuts whatever the one without
+         * them cuts ("Bottoms") */
+        if (r->drain && WASTE(*a) && bottom_dead(r, *a, bottoms)) return 1;
+    } else if (drain_dead(x->rx, *a)) {  /* (its own cache, by stock and waste) */
         return 1;
+    }
     if (!r->use_cycle || __builtin_popcountll(s->waste) <= 1) return 0;
     uint64_t w0 = xskeleton(r, s);
     if (!x->dcache && !(x->dcache = calloc(DCACHE, sizeof(DEntry)))) return waste_cycle(r, *a, *b);
@@ -1924,14 +1942,18 @@ static int xrelaxed_lost(Relaxed *r, uint64_t a, uint64_t b, int32_t id) {
     return set_has(&r->lost, k);
 }
 
-/* is ``s`` lost by the dead-end test or by the relaxation's table?  (A relaxed search from
- * each position's image, of 30 or 300 relaxed positions, cut 10-20% of Czarina positions
- * and almost none in Four Seasons, at 7 to 20 times the cost: not done.) */
-static int xcut(Exact *x, const XState *s) {
+/* is ``s`` lost by the dead-end test or by the relaxation's table?  ``from``: the position
+ * it was reached from (NULL for the root).  (A relaxed search from each position's image,
+ * of 30 or 300 relaxed positions, cut 10-20% of Czarina positions and almost none in Four
+ * Seasons, at 7 to 20 times the cost: not done.) */
+static int xcut(Exact *x, const XState *s, const XState *from) {
     uint64_t a, b;
     uint64_t bottoms = x->rx->refill  /* (read only in Czarina) */
         ? xbottoms(x->rx, s->len, (const uint8_t (*)[XMAXLEN])s->c) : NO_BOTTOMS;
-    if (xdead(x, s, bottoms, &a, &b)) return 1;
+    int drained = from && drain_implied(
+        s->sl, s->waste, bottoms, from->sl, from->waste, x->rx->refill
+        ? xbottoms(x->rx, from->len, (const uint8_t (*)[XMAXLEN])from->c) : NO_BOTTOMS);
+    if (xdead(x, s, bottoms, drained, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
                                                        (const uint8_t (*)[XMAXLEN])s->c));
@@ -2563,19 +2585,34 @@ static int cframe(Exact *x, CSearch *c, const CNode *nd) {
     return 0;
 }
 
-/* is the node lost by the dead-end test or the relaxation's table? */
-static int ccut(Exact *x, CSearch *c, const CNode *nd) {
-    Relaxed *r = x->rx;
-    XState s;
-    cskel(r, nd->w0, &s);  /* (the stock, the waste and the foundations only) */
-    uint64_t a, b;
-    CComp *cc = &c->comps[nd->comp];
-    if (cc->bottoms == NO_BOTTOMS && r->refill) {  /* the members share their bottoms */
+/* the piles' bottoms of component ``id`` (Czarina; NO_BOTTOMS elsewhere), which its
+ * members share */
+static uint64_t cbottoms(CSearch *c, const Relaxed *r, int32_t id) {
+    CComp *cc = &c->comps[id];
+    if (cc->bottoms == NO_BOTTOMS && r->refill) {
         uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
         tdecode(r, c->members[cc->first], len, cd);
         cc->bottoms = xbottoms(r, len, (const uint8_t (*)[XMAXLEN])cd);
     }
-    if (xdead(x, &s, cc->bottoms, &a, &b)) return 1;
+    return cc->bottoms;
+}
+
+/* is the node lost by the dead-end test or the relaxation's table?  ``from``: the node it
+ * was reached from (NULL for the root) */
+static int ccut(Exact *x, CSearch *c, const CNode *nd, const CNode *from) {
+    Relaxed *r = x->rx;
+    XState s;
+    cskel(r, nd->w0, &s);  /* (the stock, the waste and the foundations only) */
+    uint64_t a, b, bottoms = cbottoms(c, r, nd->comp);
+    int drained = 0;
+    if (from) {
+        XState p;
+        cskel(r, from->w0, &p);
+        drained = drain_implied(s.sl, s.waste, bottoms, p.sl, p.waste,
+                                cbottoms(c, r, from->comp));
+    }
+    CComp *cc = &c->comps[nd->comp];
+    if (xdead(x, &s, bottoms, drained, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     if (cc->rxc == -2) {  /* the relaxed component: that of any member's shape */
         uint8_t len[MAXTAB], cd[MAXTAB][XMAXLEN];
@@ -2700,7 +2737,7 @@ static int cstart(Exact *x, CSearch *c) {
     if (cwon(r, nd.w0)) return csearch_won(x, c);
     if ((e = cseen(x, c, &nd)) < 0) return e;
     x->nodes++;
-    if (ccut(x, c, &nd)) { x->done = 1; x->verdict = "lost"; return 0; }
+    if (ccut(x, c, &nd, NULL)) { x->done = 1; x->verdict = "lost"; return 0; }
     return cframe(x, c, &nd);
 }
 
@@ -2753,7 +2790,7 @@ static int csearch(Exact *x, double deadline, int cpu, long long limit) {
         if ((e = cauto(c, r, &nd)) < 0) return e;
         if (cwon(r, nd.w0)) return csearch_won(x, c);
         if ((e = cseen(x, c, &nd)) < 0) return e;
-        if (!e || ccut(x, c, &nd)) { c->nedges = mark; continue; }
+        if (!e || ccut(x, c, &nd, &f->node)) { c->nedges = mark; continue; }
         x->nodes++;
         if ((e = cframe(x, c, &nd)) < 0) return e;
         if (++checks >= 64) {
@@ -2819,7 +2856,7 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
         if ((err = xtable_room(x)) < 0) goto fail;
         xtable_put(x, k);
         x->nodes++;
-        if (xcut(x, &s)) { x->done = 1; x->verdict = "lost"; return xresult(x); }
+        if (xcut(x, &s, NULL)) { x->done = 1; x->verdict = "lost"; return xresult(x); }
         if ((err = xpush_frame(x, &s)) < 0) goto fail;
     }
     while (x->depth) {
@@ -2840,7 +2877,7 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
         if (xkey(r, &s, &k) < 0) { x->done = 1; x->verdict = "unknown"; return xresult(x); }
         if ((err = xtable_room(x)) < 0) goto fail;
         if (!xtable_put(x, k)) { x->nline = mark; continue; }
-        if (xcut(x, &s)) { x->nline = mark; continue; }
+        if (xcut(x, &s, &f->st)) { x->nline = mark; continue; }
         x->nodes++;
         if ((err = xpush_frame(x, &s)) < 0) goto fail;
         if (++checks >= 256) {
