@@ -8,9 +8,11 @@ verdicts are checked by the plainest complete search there is
 
 from __future__ import annotations
 
-import gc
+import json
 import platform
+import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -292,12 +294,49 @@ def test_a_component_too_large_hands_over_to_the_search_by_positions(
     assert handed_over >= 3
 
 
-def _resident_mb() -> float:
+# Resident memory is measured in a process of its own: in a test worker, what the tests
+# before left in glibc's heap (and hand back whenever a solve trims it) moves the figures
+# by tens of megabytes either way.
+_MEMORY_SCENARIO = r"""
+import gc, json, sys
+from patience import Game
+from patience.games import get_spec
+from patience.solver import keep_memory, solver_for
+
+def resident_mb():
     with open("/proc/self/status", encoding="ascii") as f:
         for line in f:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     raise AssertionError("no VmRSS")
+
+solver = solver_for(get_spec("czarina"))
+# a first solve makes what every later one shares (not tables), and raises glibc's
+# threshold: blocks of up to 32 MB freed after it stay in the heap unless handed back
+verdicts = [solver.solve(Game("czarina", deal=2).state, max_seconds=1, cpu_time=True).status]
+base = resident_mb()
+keep_memory(int(sys.argv[1]))
+after = []
+for deal in (2, 20):
+    st = Game("czarina", deal=deal).state
+    verdicts.append(solver.solve(st, max_seconds=3, cpu_time=True).status)
+    gc.collect()
+    after.append(resident_mb() - base)
+keep_memory(0)
+gc.collect()
+print(json.dumps({"verdicts": verdicts, "after": after, "released": resident_mb() - base}))
+"""
+
+
+def _memory_scenario(keep_mb: int) -> dict[str, Any]:
+    """Resident memory (MB above what it was after a first solve) after each of two
+    Czarina solves of 3 s that keep ``keep_mb`` of their tables, and after keep_memory(0),
+    in a new process."""
+    done = subprocess.run([sys.executable, "-c", _MEMORY_SCENARIO, str(keep_mb)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    figures: dict[str, Any] = json.loads(done.stdout)
+    assert figures["verdicts"] == [UNKNOWN] * 3, figures  # solves that fill their tables
+    return figures
 
 
 @pytest.mark.skipif(relaxed._relaxedc is None or not sys.platform.startswith("linux")
@@ -306,15 +345,9 @@ def _resident_mb() -> float:
 def test_a_solve_gives_its_memory_back() -> None:
     # glibc keeps freed blocks of up to 32 MB in the heap once a larger one was freed: a
     # process solving deal after deal (a web worker) would hold its largest solve's tables
-    # unless the searches hand them back when released
-    keep_memory(0)  # the default (a test before may have run a win-rate worker's solve here)
-    solver = solver_for(get_spec("czarina"))
-    base = _resident_mb()
-    for deal in (2, 13):  # the first solve raises glibc's threshold; the second would stay
-        st = Game("czarina", deal=deal).state
-        assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
-    gc.collect()
-    assert _resident_mb() < base + 25, (base, _resident_mb())
+    # unless the searches hand them back when released (keep_memory's default, 0)
+    figures = _memory_scenario(0)
+    assert max(figures["after"]) < 25 and figures["released"] < 25, figures
 
 
 @pytest.mark.skipif(relaxed._relaxedc is None or not sys.platform.startswith("linux")
@@ -323,24 +356,9 @@ def test_a_solve_gives_its_memory_back() -> None:
 def test_kept_memory_is_bounded_and_handed_back() -> None:
     # a process that solves one deal after another keeps the tables' large blocks for the
     # next solves, up to keep_memory's limit, and hands them back when the limit drops
-    solver = solver_for(get_spec("czarina"))
-    keep_memory(0)
-    # a first solve in this process makes what every later one shares (not tables)
-    assert solver.solve(Game("czarina", deal=2).state, max_seconds=1,
-                        cpu_time=True).status == UNKNOWN
-    base = _resident_mb()
-    keep_memory(96)
-    try:
-        for deal in (2, 13):
-            st = Game("czarina", deal=deal).state
-            assert solver.solve(st, max_seconds=3, cpu_time=True).status == UNKNOWN
-            gc.collect()
-            kept = _resident_mb() - base
-            assert 25 < kept < 96 + 25, kept
-    finally:
-        keep_memory(0)
-    gc.collect()
-    assert _resident_mb() < base + 25, (base, _resident_mb())
+    figures = _memory_scenario(192)
+    assert all(25 < kept < 192 + 25 for kept in figures["after"]), figures
+    assert figures["released"] < 25, figures
 
 
 def test_kept_blocks_do_not_change_a_search() -> None:

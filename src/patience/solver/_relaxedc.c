@@ -686,7 +686,33 @@ static inline int won(const Relaxed *r, uint64_t b) {
  * each foundation is a token at any top rank up to its suit's first card missing. */
 
 struct DrainSlot { uint64_t a; int8_t v; };  /* v: 0 none kept, 1 drains, 2 does not */
+struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* the same, with Czarina's bottoms */
 #define DRAIN_CACHE 65536
+#define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
+
+/* the answer kept for a question of the drain test (0: none; 1 drains, 2 does not), by
+ * stock and waste, or by those and the bottoms; and keeping one (where the caches are) */
+static inline int drain_kept(const Relaxed *r, uint64_t a, uint64_t bottoms) {
+    if (bottoms == NO_BOTTOMS) {
+        const struct DrainSlot *e = r->dcache ? &r->dcache[mix64(a) & (DRAIN_CACHE - 1)] : NULL;
+        return e && e->a == a ? e->v : 0;
+    }
+    const struct BottomSlot *e =
+        r->bcache ? &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)] : NULL;
+    return e && e->a == a && e->bottoms == bottoms ? e->v : 0;
+}
+
+static inline void drain_keep(const Relaxed *r, uint64_t a, uint64_t bottoms, int v) {
+    if (bottoms == NO_BOTTOMS) {
+        if (!r->dcache) return;
+        struct DrainSlot *e = &r->dcache[mix64(a) & (DRAIN_CACHE - 1)];
+        e->a = a; e->v = (int8_t)v;
+        return;
+    }
+    if (!r->bcache) return;
+    struct BottomSlot *e = &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)];
+    e->a = a; e->bottoms = bottoms; e->v = (int8_t)v;
+}
 
 /* can waste card ``w`` (a kind) leave the waste, home or onto the tableau, under some
  * configuration that ``u`` allows? */
@@ -733,13 +759,15 @@ static int dleave(const Relaxed *r, const int *u, const int *c, int w) {
     return 0;
 }
 
-#define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
 static int bleave(const Relaxed *r, const int *u, const int *c, int w, const int *elig);
 
 /* does the waste of ``a`` drain: can each of its cards leave, from the top down, when the
  * cards above it have and so have the stock's cards dealt by then (which lie above it)?
  * With ``bottoms`` (the piles' bottom cards as a set of kinds), Czarina's test with them
- * (bleave, below) */
+ * (bleave, below).  Each point of the pass, between two waste cards, is the question of
+ * another position: the waste left, the stock as it is then, and the bottoms with the
+ * stock's cards dealt since; an answer kept for one ends the pass, and the pass's answer
+ * is kept for each (docs/solver.md, "Known to drain") */
 static int drains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
     /* u: per kind; c: per rank (c[n] = 0); elig: per rank, a set of suits */
     int u[64] = {0}, c[17] = {0}, elig[16] = {0}, sl = SL(a);
@@ -759,17 +787,29 @@ static int drains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
         u[k]--; c[k >> 2]--;
     }
     int next = sl - 1;  /* the stock's next card */
+    uint64_t dealt = 0, pa[64], pb[64];  /* the stock's cards dealt (kinds); the points */
+    int npoints = 0, v = 1;
     for (uint64_t x = waste; x; x &= x - 1) {  /* the waste from the top down */
+        if (x != waste) {  /* a point of the pass */
+            uint64_t qa = x | ((uint64_t)(next + 1) << 56);
+            uint64_t qb = bottoms == NO_BOTTOMS ? NO_BOTTOMS : bottoms | dealt;
+            if ((v = drain_kept(r, qa, qb)) != 0) break;
+            v = 1;
+            pa[npoints] = qa; pb[npoints] = qb; npoints++;
+        }
         int cd = r->stock[__builtin_ctzll(x)], w = rel(r, cd) * 4 + (cd & 3);
         while (!(bottoms == NO_BOTTOMS ? dleave(r, u, c, w) : bleave(r, u, c, w, elig))) {
-            if (next < 0) return 0;
+            if (next < 0) { v = 2; break; }
             int d = r->stock[next--], k = rel(r, d) * 4 + (d & 3);
             u[k]++; c[k >> 2]++;
             elig[k >> 2] |= 1 << (k & 3);  /* (dealt: it may have refilled a pile) */
+            dealt |= 1ULL << k;
         }
+        if (v == 2) break;
         u[w]++; c[w >> 2]++;
     }
-    return 1;
+    for (int i = 0; i < npoints; i++) drain_keep(r, pa[i], pb[i], v);
+    return v == 1;
 }
 
 /* 1 when the waste of ``a`` cannot drain (the position is lost); verdicts kept by ``a`` */
@@ -789,7 +829,6 @@ static int drain_dead(Relaxed *r, uint64_t a) {
  * cards dealt since; for each rank, the set of their suits) that are not home, e(r) - t(r)
  * of them at rank r.  ``c`` counts the cards of each rank in ``u`` (c[n] = 0). */
 
-struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* v: 0 none kept, 1 drains, 2 not */
 
 /* the fewest runs of a configuration whose runs start at cards of ``elig`` not home, going
  * down the ranks with the set of suits whose top card lies above; mode 0: suit s0's top
@@ -1406,7 +1445,8 @@ static PyObject *Relaxed_bottom_drains(Relaxed *r, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not a position of this deal");
         return NULL;
     }
-    return PyBool_FromLong(drains(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
+    /* (through the cache, as the searches ask it, so that kept answers are checked too) */
+    return PyBool_FromLong(!bottom_dead(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
 }
 
 static PyMethodDef Relaxed_methods[] = {
