@@ -54,26 +54,34 @@ def test_a_czarina_solve_keeps_to_its_budget_and_gives_a_hint() -> None:
 
 def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/solver.md, "Schedule", step 4: in Czarina the compiled exact search keeps every
-    other turn when a run drops out (in Four Seasons it takes that run's turns).  Czarina
-    deal 13's relaxation is won at once, so it drops out of the turns; the compiled guided
-    and exact searches then alternate (solver 1.19 gave the exact search the relaxation's
-    turns too: two turns of three).  Deal 13 is undecided within three seconds, of which
-    the first phases take 1.4 (``search.RAMP_SECONDS``) and the turns the rest."""
+    """docs/solver.md, "Schedule", step 4: in Czarina the compiled exact search takes every
+    other turn, and keeps doing so when a run drops out (in Four Seasons it takes that
+    run's turns).  Czarina deal 57's relaxation is won in its first phase, so it drops out
+    of the turns; the compiled guided and exact searches then alternate (solver 1.19 gave
+    the exact search the relaxation's turns too: two turns of three).  Deal 57 is undecided
+    within ten seconds, of which the first phases take 1.4 (``search.RAMP_SECONDS``) and
+    the turns the rest."""
     calls: list[str] = []
     real = search._CompiledRun.run
+    real_relaxed = search._RelaxedRun.run
 
     def run(self: search._CompiledRun, deadline: float | None, max_nodes: int | None) -> str:
         calls.append("exact" if self.by_components else "guided")
         return real(self, deadline, max_nodes)
 
+    def run_relaxed(self: search._RelaxedRun, deadline: float | None,
+                    max_nodes: int | None) -> str:
+        calls.append("relaxation")
+        return real_relaxed(self, deadline, max_nodes)
+
     monkeypatch.setattr(search._CompiledRun, "run", run)
-    result = solve(Game("czarina", deal=13), max_seconds=3.0, cpu_time=True)
+    monkeypatch.setattr(search._RelaxedRun, "run", run_relaxed)
+    result = solve(Game("czarina", deal=57), max_seconds=4.0, cpu_time=True)
     assert result.status == "unknown"
-    turns = calls[2:]  # after the first phases: guided, then exact by components
-    assert calls[:2] == ["guided", "exact"]
-    assert len(turns) >= 6
-    assert all(a != b for a, b in itertools.pairwise(turns)), turns
+    assert calls[:3] == ["guided", "exact", "relaxation"], calls  # the first phases
+    turns = calls[3:]
+    assert "relaxation" not in turns and len(turns) >= 6, calls
+    assert all(a != b for a, b in itertools.pairwise(turns)), calls
 
 
 class _Stop(Exception):
