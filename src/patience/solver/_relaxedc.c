@@ -812,14 +812,17 @@ static int drains(const Relaxed *r, uint64_t a, uint64_t bottoms) {
     return v == 1;
 }
 
-/* 1 when the waste of ``a`` cannot drain (the position is lost); verdicts kept by ``a`` */
-static int drain_dead(Relaxed *r, uint64_t a) {
+/* 1 when the waste of ``a`` cannot drain (the position is lost), with the piles' ``bottoms``
+ * (Czarina's test) or without them (NO_BOTTOMS); answers kept by their question */
+static int drain_dead(Relaxed *r, uint64_t a, uint64_t bottoms) {
     if (!r->drain || !WASTE(a)) return 0;
-    if (!r->dcache && !(r->dcache = calloc(DRAIN_CACHE, sizeof(struct DrainSlot))))
-        return !drains(r, a, NO_BOTTOMS);
-    struct DrainSlot *e = &r->dcache[mix64(a) & (DRAIN_CACHE - 1)];
-    if (e->v == 0 || e->a != a) { e->a = a; e->v = drains(r, a, NO_BOTTOMS) ? 1 : 2; }
-    return e->v == 2;
+    if (bottoms == NO_BOTTOMS && !r->dcache)
+        r->dcache = calloc(DRAIN_CACHE, sizeof(struct DrainSlot));
+    if (bottoms != NO_BOTTOMS && !r->bcache)
+        r->bcache = calloc(DRAIN_CACHE, sizeof(struct BottomSlot));  /* (none: not kept) */
+    int v = drain_kept(r, a, bottoms);
+    if (!v) drain_keep(r, a, bottoms, v = drains(r, a, bottoms) ? 1 : 2);
+    return v == 2;
 }
 
 /* ---------------------------------------------------------------- Czarina's bottoms
@@ -893,19 +896,6 @@ static int bleave(const Relaxed *r, const int *u, const int *c, int w, const int
     if (r0 + 1 >= n) return 0;  /* nothing is placed on a base-rank card */
     return bruns(r, c, e, lim, elig, r0, s0, 1) <= piles
         || bruns(r, c, e, lim, elig, r0, s0, 2) <= piles;
-}
-
-/* 1 when the waste of ``a`` cannot drain with the piles' bottoms ``bottoms`` (kinds) */
-static int bottom_dead(Relaxed *r, uint64_t a, uint64_t bottoms) {
-    if (!r->bcache && !(r->bcache = calloc(DRAIN_CACHE, sizeof(struct BottomSlot))))
-        return !drains(r, a, bottoms);
-    struct BottomSlot *e = &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)];
-    if (e->v == 0 || e->a != a || e->bottoms != bottoms) {
-        e->a = a;
-        e->bottoms = bottoms;
-        e->v = drains(r, a, bottoms) ? 1 : 2;
-    }
-    return e->v == 2;
 }
 
 static int waste_cycle(const Relaxed *r, uint64_t a, uint64_t b) {
@@ -1158,7 +1148,7 @@ static int search_acyclic(Relaxed *r, RState root, Dfs *d, RState *last) {
         }
         if (set_has(&r->lost, nx)) continue;
         if ((r->use_cycle && __builtin_popcountll(WASTE(nx.a)) > 1 && waste_cycle(r, nx.a, nx.b))
-                || drain_dead(r, nx.a)) {  /* dead ends */
+                || drain_dead(r, nx.a, NO_BOTTOMS)) {  /* dead ends */
             if (r->lost.count < r->max_states && set_add(&r->lost, nx) < 0) return -2;
             continue;
         }
@@ -1310,7 +1300,7 @@ static PyObject *search_cyclic(Relaxed *r, RState root, Dfs *d) {
             if ((err = autoplay(r, &c.a, &c.b)) < 0) break;
         }
         if (set_has(&r->lost, c)) continue;
-        if (drain_dead(r, c.a)) {  /* a dead end */
+        if (drain_dead(r, c.a, NO_BOTTOMS)) {  /* a dead end */
             if (r->lost.count < r->max_states && set_add(&r->lost, c) < 0) { err = -2; break; }
             continue;
         }
@@ -1446,7 +1436,7 @@ static PyObject *Relaxed_bottom_drains(Relaxed *r, PyObject *args) {
         return NULL;
     }
     /* (through the cache, as the searches ask it, so that kept answers are checked too) */
-    return PyBool_FromLong(!bottom_dead(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
+    return PyBool_FromLong(!drain_dead(r, (uint64_t)waste | ((uint64_t)sl << 56), bottoms));
 }
 
 static PyMethodDef Relaxed_methods[] = {
@@ -1921,16 +1911,16 @@ static uint64_t xbottoms(const Relaxed *r, const uint8_t *len, const uint8_t (*c
     return bottoms;
 }
 
-/* does the waste of a position (stock ``sl``, ``waste``, the piles' ``bottoms``) drain
- * because that of the position it was reached from does (``psl``, ``pwaste``,
- * ``pbottoms``; that one drained, or it would have been cut)?  So it does when it has the
- * same stock, the same bottoms (Czarina) and a waste that only lost cards (from its top:
- * to the tableau or home): the greedy pass that drained the one before, over the cards
- * left, lets each of them leave with the same cards out of the stock and the waste as
- * then (docs/solver.md, "Known to drain", under "Compiled exact search") */
-static inline int drain_implied(int sl, uint64_t waste, uint64_t bottoms, int psl,
-                                uint64_t pwaste, uint64_t pbottoms) {
-    return sl == psl && !(waste & ~pwaste) && bottoms == pbottoms;
+/* does the waste of a position (stock ``sl``, ``waste``) drain because that of the
+ * position it was reached from does (``psl``, ``pwaste``; that one drained, or it would
+ * have been cut)?  So it does when it has the same stock, a waste that only lost cards
+ * (from its top: to the tableau or home) and, in Czarina, the same piles' bottoms (the
+ * callers compare those last, as they cost more): the greedy pass that drained the one
+ * before, over the cards left, lets each of them leave with the same cards out of the
+ * stock and the waste as then (docs/solver.md, "Known to drain", under "Compiled exact
+ * search") */
+static inline int drain_implied(int sl, uint64_t waste, int psl, uint64_t pwaste) {
+    return sl == psl && !(waste & ~pwaste);
 }
 
 /* is ``s`` lost by the dead-end tests?  ``drained``: its waste is known to drain
@@ -1941,14 +1931,9 @@ static int xdead(Exact *x, const XState *s, uint64_t bottoms, int drained, uint6
     *a = s->waste | ((uint64_t)s->sl << 56);
     *b = 0;
     for (int i = 0; i < r->suits; i++) *b = with_h(*b, i, s->h[i]);
-    if (drained) {
-    } else if (r->refill && bottoms != NO_BOTTOMS) {
-        /* Czarina: the test with the piles' bottoms, which cuts whatever the one without
-         * them cuts ("Bottoms") */
-        if (r->drain && WASTE(*a) && bottom_dead(r, *a, bottoms)) return 1;
-    } else if (drain_dead(x->rx, *a)) {  /* (its own cache, by stock and waste) */
-        return 1;
-    }
+    /* in Czarina only the test with the piles' bottoms, which cuts whatever the one
+     * without them cuts ("Bottoms") */
+    if (!drained && drain_dead(r, *a, r->refill ? bottoms : NO_BOTTOMS)) return 1;
     if (!r->use_cycle || __builtin_popcountll(s->waste) <= 1) return 0;
     uint64_t w0 = xskeleton(r, s);
     if (!x->dcache && !(x->dcache = calloc(DCACHE, sizeof(DEntry)))) return waste_cycle(r, *a, *b);
@@ -1990,9 +1975,9 @@ static int xcut(Exact *x, const XState *s, const XState *from) {
     uint64_t a, b;
     uint64_t bottoms = x->rx->refill  /* (read only in Czarina) */
         ? xbottoms(x->rx, s->len, (const uint8_t (*)[XMAXLEN])s->c) : NO_BOTTOMS;
-    int drained = from && drain_implied(
-        s->sl, s->waste, bottoms, from->sl, from->waste, x->rx->refill
-        ? xbottoms(x->rx, from->len, (const uint8_t (*)[XMAXLEN])from->c) : NO_BOTTOMS);
+    int drained = from && drain_implied(s->sl, s->waste, from->sl, from->waste)
+        && (!x->rx->refill
+            || xbottoms(x->rx, from->len, (const uint8_t (*)[XMAXLEN])from->c) == bottoms);
     if (xdead(x, s, bottoms, drained, &a, &b)) return 1;
     if (!xcuts(x)) return 0;
     return xrelaxed_lost(x->rx, a, b, xshape_component(x->rx, s->len,
@@ -2648,8 +2633,8 @@ static int ccut(Exact *x, CSearch *c, const CNode *nd, const CNode *from) {
     if (from) {
         XState p;
         cskel(r, from->w0, &p);
-        drained = drain_implied(s.sl, s.waste, bottoms, p.sl, p.waste,
-                                cbottoms(c, r, from->comp));
+        drained = drain_implied(s.sl, s.waste, p.sl, p.waste)
+            && cbottoms(c, r, from->comp) == bottoms;
     }
     CComp *cc = &c->comps[nd->comp];
     if (xdead(x, &s, bottoms, drained, &a, &b)) return 1;
