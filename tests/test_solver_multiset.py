@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import won_state
 from patience import Move
 from patience.game import rules_for
 from patience.games import all_specs, get_spec
@@ -93,6 +94,19 @@ def check_both_halves(rules: Rules, state: State) -> int:
 def test_image_moves_are_the_real_moves(rules: Rules, deal: int, steps: int, seed: int) -> None:
     # RULES A7 (runs, spaces, play-back)
     check_both_halves(rules, random_position(rules, deal, steps, seed))
+
+
+@pytest.mark.parametrize("rules", [FULL, SMALL, THREE], ids=["full", "2x5", "3x6"])
+def test_a_won_image_has_no_moves(rules: Rules) -> None:
+    # RULES "End": a won game has no legal moves, so no card is played back from it (random
+    # play in the reduced game reaches a won position now and then)
+    state = won_state(rules)
+    game = MultisetGame(rules, state)
+    img = game.image(state)
+    assert img is not None and game.won(img)
+    assert rules.legal_moves(state) == []
+    assert list(game.moves(img)) == [] and list(game.successors(img)) == []
+    assert check_both_halves(rules, state) == 0
 
 
 def test_full_tableaux_are_covered() -> None:

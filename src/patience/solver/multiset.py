@@ -199,7 +199,10 @@ class MultisetGame:
         """Each move from ``img`` and the image it reaches: cards home first, then the
         waste's top card to the tableau, play-back, the deal (play-back before the deal
         finds wins far sooner: a card played back joins runs that the waste's cards
-        need)."""
+        need).  None from a won image: a won game has no legal moves (RULES, "End"), so
+        no card is played back from it."""
+        if self.won(img):
+            return
         nf = self.nf
         nr = self.nr
         sl = img[0]
