@@ -690,28 +690,35 @@ struct BottomSlot { uint64_t a, bottoms; int8_t v; };  /* the same, with Czarina
 #define DRAIN_CACHE 65536
 #define NO_BOTTOMS (~0ULL)  /* the piles' bottoms not known: Czarina's test with them not asked */
 
-/* the answer kept for a question of the drain test (0: none; 1 drains, 2 does not), by
- * stock and waste, or by those and the bottoms; and keeping one (where the caches are) */
+/* the slot of a question of the drain test in its cache (NULL where there is none): by
+ * stock and waste, or by those and the bottoms */
+static inline struct DrainSlot *drain_slot(const Relaxed *r, uint64_t a) {
+    return r->dcache ? &r->dcache[mix64(a) & (DRAIN_CACHE - 1)] : NULL;
+}
+
+static inline struct BottomSlot *bottom_slot(const Relaxed *r, uint64_t a, uint64_t bottoms) {
+    return r->bcache ? &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)] : NULL;
+}
+
+/* the answer kept for a question of the drain test (0: none; 1 drains, 2 does not), and
+ * keeping one (where the caches are) */
 static inline int drain_kept(const Relaxed *r, uint64_t a, uint64_t bottoms) {
     if (bottoms == NO_BOTTOMS) {
-        const struct DrainSlot *e = r->dcache ? &r->dcache[mix64(a) & (DRAIN_CACHE - 1)] : NULL;
+        const struct DrainSlot *e = drain_slot(r, a);
         return e && e->a == a ? e->v : 0;
     }
-    const struct BottomSlot *e =
-        r->bcache ? &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)] : NULL;
+    const struct BottomSlot *e = bottom_slot(r, a, bottoms);
     return e && e->a == a && e->bottoms == bottoms ? e->v : 0;
 }
 
 static inline void drain_keep(const Relaxed *r, uint64_t a, uint64_t bottoms, int v) {
     if (bottoms == NO_BOTTOMS) {
-        if (!r->dcache) return;
-        struct DrainSlot *e = &r->dcache[mix64(a) & (DRAIN_CACHE - 1)];
-        e->a = a; e->v = (int8_t)v;
+        struct DrainSlot *e = drain_slot(r, a);
+        if (e) { e->a = a; e->v = (int8_t)v; }
         return;
     }
-    if (!r->bcache) return;
-    struct BottomSlot *e = &r->bcache[mix64(a ^ mix64(bottoms)) & (DRAIN_CACHE - 1)];
-    e->a = a; e->bottoms = bottoms; e->v = (int8_t)v;
+    struct BottomSlot *e = bottom_slot(r, a, bottoms);
+    if (e) { e->a = a; e->bottoms = bottoms; e->v = (int8_t)v; }
 }
 
 /* can waste card ``w`` (a kind) leave the waste, home or onto the tableau, under some
