@@ -25,9 +25,10 @@ def test_the_cpu_clock_does_not_run_while_the_thread_waits() -> None:
 
 
 def test_a_solve_on_cpu_time_spends_its_budget_and_restores_the_clock() -> None:
-    """Four Seasons deal 15 is undecided within ten seconds (the compiled searches run too):
-    the solve stops at the budget read on CPU time, and the clock is wall time again."""
-    game = Game("four-seasons", deal=15)
+    """Four Seasons deal 273 is undecided within half a second (the compiled searches run
+    too; the beam search wins it in its fifth pass, after some five seconds): the solve
+    stops at the budget read on CPU time, and the clock is wall time again."""
+    game = Game("four-seasons", deal=273)
     start = game.state
     cpu0 = time.thread_time()
     result = solve(game, max_seconds=0.5, cpu_time=True)
@@ -58,18 +59,24 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
     other turn, and keeps doing so when a run drops out (in Four Seasons it takes that
     run's turns).  Czarina deal 57's relaxation is won early (in its first phase, within
     0.1 s, or on a slower machine in one of its first turns), so it drops out of the
-    turns; the compiled guided and exact searches then alternate (solver 1.19 gave the
-    exact search the relaxation's turns too: two turns of three).  Deal 57 is undecided
-    within ten seconds, of which the first phases take 1.4 (``search.RAMP_SECONDS``) and
-    the turns the rest."""
+    turns; the exact search then alternates with the compiled guided search and the beam
+    search (solver 1.19 gave the exact search the relaxation's turns too: two turns of
+    three).  Deal 57 is undecided within four seconds, of which the first phases take 1.4
+    (``search.RAMP_SECONDS``) and the turns the rest."""
     calls: list[str] = []
     dry_at: list[int] = []  # the call in which the relaxation was won
     real = search._CompiledRun.run
+    real_beam = search._CompiledBeamRun.run
     real_relaxed = search._RelaxedRun.run
 
     def run(self: search._CompiledRun, deadline: float | None, max_nodes: int | None) -> str:
         calls.append("exact" if self.by_components else "guided")
         return real(self, deadline, max_nodes)
+
+    def run_beam(self: search._CompiledBeamRun, deadline: float | None,
+                 max_nodes: int | None) -> str:
+        calls.append("beam")
+        return real_beam(self, deadline, max_nodes)
 
     def run_relaxed(self: search._RelaxedRun, deadline: float | None,
                     max_nodes: int | None) -> str:
@@ -80,15 +87,21 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
         return status
 
     monkeypatch.setattr(search._CompiledRun, "run", run)
+    monkeypatch.setattr(search._CompiledBeamRun, "run", run_beam)
     monkeypatch.setattr(search._RelaxedRun, "run", run_relaxed)
     result = solve(Game("czarina", deal=57), max_seconds=4.0, cpu_time=True)
     assert result.status == "unknown"
-    assert calls[:3] == ["guided", "exact", "relaxation"], calls  # the first phases
+    assert calls[:4] == ["guided", "beam", "exact", "relaxation"], calls  # the first phases
     assert dry_at, calls  # won in its first phase or one of its first turns
     turns = calls[dry_at[0]:]  # the turns once it dropped out
     assert "relaxation" not in turns and len(turns) >= 6, calls
-    assert all(a != b for a, b in itertools.pairwise(turns)), calls
-    assert all(a != b for a, b in itertools.pairwise(calls[3:dry_at[0]])), calls
+    assert {"guided", "beam"} <= set(turns), calls
+
+    def every_other(turns: list[str]) -> bool:
+        return all((a == "exact") != (b == "exact") for a, b in itertools.pairwise(turns))
+
+    assert every_other(turns), calls
+    assert every_other(calls[4:dry_at[0]]), calls
 
 
 class _Stop(Exception):
@@ -109,8 +122,8 @@ def test_czarinas_first_phases_are_those_of_a_two_second_solve(
     """docs/solver.md, "Schedule": Czarina's compiled guided search has the first tenth of
     ``search.RAMP_SECONDS`` and its exact search by components runs to six tenths, whatever
     the budget above it; Four Seasons' phases are shares of the budget.  Czarina deal 13 and
-    Four Seasons deal 15 are decided by neither phase (the first phase ends the solve when
-    it wins)."""
+    Four Seasons deal 273 are decided by neither phase, nor by the beam search's between
+    them (the first phase ends the solve when it wins)."""
     ends: list[float] = []
     real = search._CompiledRun.run
 
@@ -122,7 +135,7 @@ def test_czarinas_first_phases_are_those_of_a_two_second_solve(
         return real(self, deadline, max_nodes)
 
     monkeypatch.setattr(search._CompiledRun, "run", run)
-    deal = 13 if game_id == "czarina" else 15
+    deal = 13 if game_id == "czarina" else 273
     with pytest.raises(_Stop):
         solve(Game(game_id, deal=deal), max_seconds=budget, cpu_time=True)
     assert ends[1] - ends[0] == pytest.approx(exact_end - guided_end, abs=1e-9)

@@ -1530,6 +1530,7 @@ typedef struct {
     int cuts;
     int guided;  /* only the guided subset of the moves: a won line is real, lost says nothing */
     CSearch *cs; /* the search by components, when asked for */
+    struct Beam *beam; /* the beam search, when asked for (below) */
     int nfound;
     XState root;
     int started, done;
@@ -2031,6 +2032,294 @@ static PyObject *xline(Exact *x) {
 static PyObject *xresult(Exact *x) {
     if (x->verdict[0] == 'w') return Py_BuildValue("(sN)", x->verdict, xline(x));
     return Py_BuildValue("(s[])", x->verdict);
+}
+
+/* ================================================================ the beam search
+ * (docs/solver.md, "Beam"; search._BeamRun is the reference).  Every move but a tableau
+ * move raises a position's level, home + 2 * dealt - waste: a deal by one, a card home or
+ * the waste onto the tableau by one or two, a refill by two more.  So the positions fall
+ * into layers by level.  The layer searched is first filled out by tableau moves (up to
+ * BEAM_CLOSURE times the width), then its ``width`` best positions by bscore go on to the
+ * layers above, and the layer is forgotten.  The passes from the root go on with a beam
+ * four times as wide each.  A win is a real line (each position keeps the position it came
+ * from and the move, and the line is made again from the root); a pass that dies out
+ * proves nothing. */
+
+#define BEAM_LEVELS 160   /* levels: at most 52 home + 2 * 47 dealt */
+#define BEAM_CLOSURE 10
+#define BEAM_WASTE 60     /* what a waste card costs in the order (a card home: 100) */
+
+typedef struct { int32_t parent; XMove m; } BRec;  /* how a position was reached */
+typedef struct { XState st; int32_t rec, score; } BLive;
+typedef struct { BLive *v; size_t n, cap; XKey *keys; size_t kcap, kn; } BLayer;
+
+struct Beam {
+    int width, passes, pass;
+    BRec *recs; size_t nrec, rcap;
+    BLayer lay[BEAM_LEVELS];
+    int here;                /* the layer searched; -1 before a pass */
+    int phase;               /* 0: filling it out by tableau moves; 1: going on from it */
+    size_t lo, hi, i;        /* phase 0: the frontier [lo, hi) and its next; phase 1: order */
+    size_t norder;           /* the positions of the layer that go on (its first ones) */
+    size_t compacted;        /* the records left by the last compaction (bcompact) */
+    XState root;             /* after its safe moves */
+};
+
+static inline int blevel(const Relaxed *r, const XState *s) {
+    int home = 0;
+    for (int i = 0; i < r->suits; i++) home += s->h[i];
+    return home + 2 * (r->nstock - s->sl) - __builtin_popcountll(s->waste);
+}
+
+/* search.Solver.score, less BEAM_WASTE a waste card */
+static int32_t bscore(const Relaxed *r, const XState *s) {
+    int32_t score = 0;
+    for (int su = 0; su < r->suits; su++) {
+        score += 100 * s->h[su];
+        int h = s->h[su];
+        if (h > 0 && h < r->n) {  /* the next card of a foundation begun */
+            int card = ((h + r->base - 1) % r->n) * 4 + su, pos = r->stock_pos[card];
+            if (pos >= 0 && pos < 64 && (s->waste >> pos & 1))
+                score -= 3 * __builtin_popcountll(s->waste & ((1ULL << pos) - 1));
+        }
+    }
+    for (int i = 0; i < r->ntab; i++) if (!s->len[i]) score += 20;
+    return score - BEAM_WASTE * __builtin_popcountll(s->waste);
+}
+
+static void blayer_free(BLayer *l) {
+    big_free(l->v); big_free(l->keys);
+    memset(l, 0, sizeof *l);
+}
+
+static void bfree(struct Beam *b) {
+    if (!b) return;
+    for (int i = 0; i < BEAM_LEVELS; i++) blayer_free(&b->lay[i]);
+    big_free(b->recs);
+    free(b);
+}
+
+/* adds key ``k`` to layer ``l``'s set: 1 added, 0 present, -2 no memory */
+static int blayer_put(BLayer *l, XKey k) {
+    if ((l->kn + 1) * 2 > l->kcap) {
+        size_t cap = l->kcap ? l->kcap * 2 : 1024;
+        XKey *v = big_alloc(cap * sizeof(XKey), 1);
+        if (!v) return -2;
+        for (size_t j = 0; j < l->kcap; j++) {
+            if (!l->keys[j].w0) continue;
+            size_t i = xhash(l->keys[j]) & (cap - 1);
+            while (v[i].w0) i = (i + 1) & (cap - 1);
+            v[i] = l->keys[j];
+        }
+        big_free(l->keys);
+        l->keys = v; l->kcap = cap;
+    }
+    size_t m = l->kcap - 1, i = xhash(k) & m;
+    for (;;) {
+        XKey *e = &l->keys[i];
+        if (!e->w0) { *e = k; l->kn++; return 1; }
+        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) return 0;
+        i = (i + 1) & m;
+    }
+}
+
+/* keeps position ``s``, reached by ``m`` from the position of record ``parent``, in layer
+ * ``l``: 1 kept, 0 there already, -2 no memory */
+static int bkeep(struct Beam *b, BLayer *l, const XState *s, XKey k, int32_t parent, XMove m) {
+    int e = blayer_put(l, k);
+    if (e <= 0) return e;
+    if (b->nrec == b->rcap) {
+        size_t cap = b->rcap ? b->rcap * 2 : 65536;
+        BRec *v = big_grow(b->recs, b->rcap * sizeof(BRec), cap * sizeof(BRec));
+        if (!v) return -2;
+        b->recs = v; b->rcap = cap;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 256;
+        BLive *v = big_grow(l->v, l->cap * sizeof(BLive), cap * sizeof(BLive));
+        if (!v) return -2;
+        l->v = v; l->cap = cap;
+    }
+    b->recs[b->nrec].parent = parent;
+    b->recs[b->nrec].m = m;
+    BLive *e2 = &l->v[l->n++];
+    e2->st = *s;
+    e2->rec = (int32_t)b->nrec++;
+    e2->score = 0;
+    return 1;
+}
+
+/* the line to record ``rec``, made again from the root with the safe moves, in Exact.line */
+static int bline(Exact *x, struct Beam *b, int32_t rec, XMove last) {
+    size_t n = 1;
+    for (int32_t i = rec; i >= 0; i = b->recs[i].parent) n++;
+    XMove *path = malloc(n * sizeof(XMove));
+    if (!path) return -2;
+    size_t k = n;
+    path[--k] = last;
+    for (int32_t i = rec; i >= 0; i = b->recs[i].parent) path[--k] = b->recs[i].m;
+    /* path[0] is the root's record (no move) */
+    x->nline = 0;
+    XState s = x->root;
+    int err = xautoplay(x, &s);
+    for (size_t j = 1; j < n && !err; j++) {
+        XMove m = path[j];
+        xapply(x, &s, &m);
+        if (!(err = xpush_line(x, m))) err = xautoplay(x, &s);
+    }
+    free(path);
+    return err;
+}
+
+/* keeps only the records that the positions of the layers above ``here`` were reached
+ * through, in their order (a record's parent comes before it), once the records have
+ * doubled since the last time: the others lead to positions forgotten */
+static int bcompact(struct Beam *b) {
+    if (b->nrec < 65536 || b->nrec < 2 * b->compacted) return 0;
+    uint8_t *keep = calloc(b->nrec, 1);
+    int32_t *to = malloc(b->nrec * sizeof(int32_t));
+    if (!keep || !to) { free(keep); free(to); return -2; }
+    for (int lv = b->here + 1; lv < BEAM_LEVELS; lv++)
+        for (size_t j = 0; j < b->lay[lv].n; j++)
+            for (int32_t i = b->lay[lv].v[j].rec; i >= 0 && !keep[i]; i = b->recs[i].parent)
+                keep[i] = 1;
+    size_t n = 0;
+    for (size_t i = 0; i < b->nrec; i++) {
+        if (!keep[i]) continue;
+        BRec e = b->recs[i];
+        if (e.parent >= 0) e.parent = to[e.parent];
+        to[i] = (int32_t)n;
+        b->recs[n++] = e;
+    }
+    for (int lv = b->here + 1; lv < BEAM_LEVELS; lv++)
+        for (size_t j = 0; j < b->lay[lv].n; j++) b->lay[lv].v[j].rec = to[b->lay[lv].v[j].rec];
+    b->nrec = b->compacted = n;
+    free(keep); free(to);
+    return 0;
+}
+
+static int cmp_live(const void *pa, const void *pb) {
+    const BLive *a = pa, *b = pb;
+    if (a->score != b->score) return a->score > b->score ? -1 : 1;
+    return a->rec < b->rec ? -1 : a->rec > b->rec;
+}
+
+/* starts a pass: the root in its layer; 0, or 1 when no pass is left */
+static int bstart(Exact *x, struct Beam *b) {
+    if (b->pass >= b->passes) return 1;
+    if (b->pass) b->width *= 4;
+    b->pass++;
+    for (int i = 0; i < BEAM_LEVELS; i++) blayer_free(&b->lay[i]);
+    b->nrec = b->compacted = 0;
+    XKey k;
+    if (xkey(x->rx, &b->root, &k) < 0) return 1;
+    int lv = blevel(x->rx, &b->root);
+    XMove none = {0, 0};
+    if (bkeep(b, &b->lay[lv], &b->root, k, -1, none) < 0) return -2;
+    b->here = lv; b->phase = 0; b->lo = 0; b->hi = 1; b->i = 0;
+    return 0;
+}
+
+/* goes on with the beam search until a win, the end of its passes or the budget */
+static int beam_search(Exact *x, double deadline, int cpu, long long limit) {
+    Relaxed *r = x->rx;
+    struct Beam *b = x->beam;
+    int checks = 0, err;
+    if (b->here < 0) {
+        if (xautoplay(x, &b->root) < 0) return -2;
+        x->nline = 0;
+        if (xwon(r, &b->root)) {
+            x->done = 1; x->verdict = "won";
+            return bline(x, b, -1, (XMove){0, 0}) < 0 ? -2 : 0;  /* (the root's safe moves) */
+        }
+        if ((err = bstart(x, b))) { if (err < 0) return err; x->done = 1; return 0; }
+    }
+    for (;;) {
+        BLayer *l = &b->lay[b->here];
+        size_t cap = (size_t)BEAM_CLOSURE * (size_t)b->width;
+        if (b->phase == 0) {  /* filling the layer out by tableau moves */
+            while (b->lo < b->hi && l->n < cap) {
+                if (b->i >= b->hi) { b->lo = b->hi; b->hi = l->n; b->i = b->lo; continue; }
+                size_t at = b->i++;
+                x->nmoves = 0;
+                if (xmoves(x, &l->v[at].st) < 0) return -2;
+                for (size_t j = 0; j < x->nmoves && l->n < cap; j++) {
+                    XMove m = x->moves[j];
+                    if (m.src < 0 || m.dst >= XFOUND) continue;  /* not between piles */
+                    XState s = l->v[at].st;
+                    xapply(x, &s, &m);
+                    size_t mark = x->nline;
+                    if (xautoplay(x, &s) < 0) return -2;
+                    x->nline = mark;
+                    if (blevel(r, &s) != b->here) continue;  /* (a refill, or a safe move) */
+                    XKey k;
+                    if (xkey(r, &s, &k) < 0) continue;
+                    x->nodes++;
+                    if (xcut(x, &s, &l->v[at].st)) { if ((err = blayer_put(l, k)) < 0) return err; continue; }
+                    if ((err = bkeep(b, l, &s, k, l->v[at].rec, m)) < 0) return err;
+                }
+                if (++checks >= 16) {
+                    checks = 0;
+                    if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
+                        return 0;
+                }
+                if (b->i >= b->hi) { b->lo = b->hi; b->hi = l->n; b->i = b->lo; }
+            }
+            /* the best of the layer */
+            for (size_t j = 0; j < l->n; j++) l->v[j].score = bscore(r, &l->v[j].st);
+            qsort(l->v, l->n, sizeof(BLive), cmp_live);
+            b->norder = l->n < (size_t)b->width ? l->n : (size_t)b->width;
+            b->phase = 1; b->i = 0;
+        }
+        while (b->i < b->norder) {  /* going on from the best */
+            const BLive *from = &l->v[b->i++];
+            x->nmoves = 0;
+            if (xmoves(x, &from->st) < 0) return -2;
+            for (size_t j = 0; j < x->nmoves; j++) {
+                XMove m = x->moves[j];
+                XState s = from->st;
+                xapply(x, &s, &m);
+                size_t mark = x->nline;
+                if (xautoplay(x, &s) < 0) return -2;
+                x->nline = mark;
+                int up = blevel(r, &s);
+                if (up <= b->here || up >= BEAM_LEVELS) continue;
+                if (xwon(r, &s)) {
+                    x->nodes++;
+                    x->done = 1; x->verdict = "won";
+                    return bline(x, b, from->rec, m);
+                }
+                XKey k;
+                if (xkey(r, &s, &k) < 0) continue;
+                BLayer *above = &b->lay[up];
+                if (above->kcap) {  /* there already? */
+                    size_t mk = above->kcap - 1, q = xhash(k) & mk;
+                    int seen = 0;
+                    for (; above->keys[q].w0; q = (q + 1) & mk)
+                        if (above->keys[q].w0 == k.w0 && above->keys[q].w1 == k.w1
+                                && above->keys[q].w2 == k.w2) { seen = 1; break; }
+                    if (seen) continue;
+                }
+                x->nodes++;
+                if (xcut(x, &s, &from->st)) { if ((err = blayer_put(above, k)) < 0) return err; continue; }
+                if ((err = bkeep(b, above, &s, k, from->rec, m)) < 0) return err;
+            }
+            if (++checks >= 16) {
+                checks = 0;
+                if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
+                    return 0;
+            }
+        }
+        blayer_free(l);  /* the layer is done: on to the next one that holds positions */
+        if ((err = bcompact(b)) < 0) return err;
+        int next = b->here + 1;
+        while (next < BEAM_LEVELS && !b->lay[next].n) { blayer_free(&b->lay[next]); next++; }
+        if (next < BEAM_LEVELS) {
+            b->here = next; b->phase = 0; b->lo = 0; b->hi = b->lay[next].n; b->i = 0;
+            continue;
+        }
+        if ((err = bstart(x, b))) { if (err < 0) return err; x->done = 1; return 0; }
+    }
 }
 
 /* ================================================================ the exact search by
@@ -2872,6 +3161,10 @@ static PyObject *Exact_search(Exact *x, PyObject *args) {
     int err = 0, checks = 0;
     long long signals = 0;
     x->verdict = "unknown";
+    if (x->beam) {
+        if ((err = beam_search(x, deadline, cpu, limit)) < 0) goto fail;
+        return xresult(x);  /* (done and unknown: every pass died out, which proves nothing) */
+    }
     if (x->cs) {
         err = csearch(x, deadline, cpu, limit);
         if (err == -1) { x->done = 1; x->verdict = "unknown"; err = 0; }  /* gave up */
@@ -2933,7 +3226,7 @@ fail:
 static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"relaxed", "stock_length", "waste", "foundations", "tableau",
                              "cuts", "max_states", "guided", "components", "max_tableaux",
-                             "restart_unit", "seed", NULL};
+                             "restart_unit", "seed", "beam", "beam_passes", NULL};
     PyObject *rx, *waste, *found, *tab;
     int sl, cuts;
     Py_ssize_t max_states;
@@ -2941,11 +3234,17 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     Py_ssize_t max_tableaux = 0;
     long long restart_unit = 0;
     unsigned long long seed = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppnLK", kwlist, &RelaxedType, &rx,
+    int beam = 0, beam_passes = 4;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppnLKii", kwlist, &RelaxedType, &rx,
                                      &sl, &PyTuple_Type, &waste, &PyTuple_Type, &found,
                                      &PyTuple_Type, &tab, &cuts, &max_states, &guided,
-                                     &components, &max_tableaux, &restart_unit, &seed))
+                                     &components, &max_tableaux, &restart_unit, &seed,
+                                     &beam, &beam_passes))
         return -1;
+    if (beam < 0 || beam_passes < 1 || (beam && (components || guided))) {
+        PyErr_SetString(PyExc_ValueError, "a beam is a width of at least 1, with its own moves");
+        return -1;
+    }
     x->restart_unit = components && restart_unit > 0 ? restart_unit : 0;
     x->restarts = 0;
     x->rng = xorshift64_seed(seed);
@@ -3012,12 +3311,23 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     Py_XSETREF(x->rx, r);
     x->cuts = cuts;
     x->verdict = "unknown";
+    bfree(x->beam);
+    x->beam = NULL;
+    if (beam) {
+        if (!(x->beam = calloc(1, sizeof(struct Beam)))) { PyErr_NoMemory(); return -1; }
+        x->beam->width = beam;
+        x->beam->passes = beam_passes;
+        x->beam->here = -1;
+        x->beam->root = x->root;
+    }
     return 0;
 }
 
 static void xfree(Exact *x) {
     cfree(x->cs);
     x->cs = NULL;
+    bfree(x->beam);
+    x->beam = NULL;
     big_free(x->slots); free(x->stack); free(x->moves); free(x->line); free(x->dcache);
     x->dcache = NULL;
     x->slots = NULL; x->stack = NULL; x->moves = NULL; x->line = NULL;
@@ -3041,7 +3351,10 @@ static PyObject *Exact_release(Exact *x, PyObject *unused) {
 }
 
 static PyObject *Exact_get_nodes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->nodes); }
-static PyObject *Exact_get_size(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->count); }
+static PyObject *Exact_get_size(Exact *x, void *c) {
+    (void)c;
+    return PyLong_FromSize_t(x->beam ? x->beam->nrec : x->count);  /* (a beam's: its pass's) */
+}
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
 static PyObject *Exact_get_kept(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->kept); }
 static PyObject *Exact_get_cflushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->cflushes); }
@@ -3063,7 +3376,7 @@ static PyMethodDef Exact_methods[] = {
 
 static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
-    {"size", (getter)Exact_get_size, NULL, "positions in the table", NULL},
+    {"size", (getter)Exact_get_size, NULL, "positions in the table (a beam search: kept by its pass)", NULL},
     {"flushes", (getter)Exact_get_flushes, NULL,
      "times the full table was emptied (down to the half nearest the opening)", NULL},
     {"kept", (getter)Exact_get_kept, NULL, "the positions that its last emptying kept", NULL},

@@ -547,21 +547,31 @@ class RelaxedSearch:
         return str(verdict)
 
     # ------------------------------------------------------ exact, compiled
+    @property
+    def exact_applies(self) -> bool:
+        """Whether the game is one that the compiled exact search handles (given the
+        compiled module): no packets, no vacancies, building regardless of colour, a
+        stock of at most 47 cards."""
+        return not (self.packets or self.space is Space.VACANCY or len(self.stock) > 47
+                    or self.rules.spec.tableau_build is not Build.ANY)
+
     def exact(self, st: State, components: bool = False, guided: bool = False, *,
               cuts: bool = True, max_states: int | None = None,
               max_tableaux: int | None = None,
-              restart_unit: int | None = None) -> CompiledExact | None:
+              restart_unit: int | None = None, beam: int = 0,
+              beam_passes: int = 1) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
         "Compiled exact search"), over tableau components with ``components``, or over
-        the guided search's moves only with ``guided``, cut by this relaxation's table
+        the guided search's moves only with ``guided``, or a beam search for wins whose
+        first pass has the width ``beam`` and which makes ``beam_passes`` passes, each
+        four times as wide as the last ("Beam"), cut by this relaxation's table
         (unless ``cuts`` is false; the tables' sizes may be given); None where it does not
         apply (no compiled module, packets, vacancies, building in colours, or another
         deal)."""
         c = self.compiled
         rules = self.rules
         p = st.piles
-        if (c is None or self.packets or self.space is Space.VACANCY or len(self.stock) > 47
-                or rules.spec.tableau_build is not Build.ANY
+        if (c is None or not self.exact_applies
                 or st.base != self.base or p[rules.stock] != self.stock[:len(p[rules.stock])]):
             return None
         return _relaxedc.Exact(
@@ -572,7 +582,8 @@ class RelaxedSearch:
             max_states=MAX_EXACT_STATES if max_states is None else max_states,
             components=components, guided=guided,
             max_tableaux=MAX_EXACT_TABLEAUX if max_tableaux is None else max_tableaux,
-            restart_unit=RESTART_UNIT if restart_unit is None else restart_unit)
+            restart_unit=RESTART_UNIT if restart_unit is None else restart_unit, beam=beam,
+            beam_passes=beam_passes)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
         """The compiled exact search's winning line as moves: a source is -1 (the waste),

@@ -12,7 +12,7 @@ import collections
 import heapq
 import tracemalloc
 import zlib
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -247,6 +247,142 @@ class _BestFirst(_Search):
                     return UNKNOWN
         self.status = LOST
         return LOST
+
+
+#: the beam search's widths, one pass from the root each (docs/solver.md, "Beam"): the
+#: compiled search's passes begin at the first, each four times as wide as the last
+BEAM_WIDTHS = (100, 400, 1600)
+BEAM_PASSES = 5  # the compiled search's passes (the last 25,600 wide)
+BEAM_END = 0.3  # the end of its first phase (a share of the budget, or of RAMP_SECONDS)
+BEAM_TURNS = 2  # its turns a round
+BEAM_CLOSURE = 10  # positions of one layer searched by tableau moves, per place in the beam
+BEAM_WASTE = 60  # what a waste card costs in the beam's order (a card home is 100)
+
+_Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and the rest
+
+
+class _BeamRun(_Search):
+    """A layered beam search, for wins only (docs/solver.md, "Beam"): in the one-pass
+    waste games of the Four Seasons family every move but a tableau move raises
+    ``home + 2 * dealt - len(waste)``, so the positions fall into layers by that number.
+    A layer is first filled out by tableau moves (up to ``BEAM_CLOSURE`` times the
+    width), then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
+    the layers above.  Passes from the root with wider beams follow one another. A win is
+    a real line; a pass that dies out proves nothing, and after the last one the run
+    drops out of the turns (as a guided search that runs dry)."""
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None,
+                 widths: tuple[int, ...] = BEAM_WIDTHS) -> None:
+        super().__init__(solver, state, prune)
+        rules = solver.rules
+        self.stock_i, self.waste_i = rules.stock, rules.waste
+        self.dealt0 = len(state.piles[self.stock_i])
+        self.visited: dict[bytes, tuple[State, _Link]] = {}  # the layer searched
+        self.passes = 0
+        self._steps: Iterator[None] | None = None
+        if self.status == UNKNOWN:
+            self._steps = self._search(widths)
+
+    def level(self, st: State) -> int:
+        """The layer's number: every move but a tableau move raises it."""
+        p = self.solver.rules.found
+        piles = st.piles
+        dealt = self.dealt0 - len(piles[self.stock_i])
+        return sum(len(piles[f]) for f in p) + 2 * dealt - len(piles[self.waste_i])
+
+    def order(self, st: State) -> int:
+        """How promising a position looks (higher first): :meth:`Solver.score` less
+        ``BEAM_WASTE`` for each waste card (every one must leave it, from the top)."""
+        return self.solver.score(st) - BEAM_WASTE * len(st.piles[self.waste_i])
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN or self._steps is None:
+            return self.status
+        for _ in self._steps:
+            if self.spent(deadline, max_nodes):
+                return UNKNOWN
+        if self.status == UNKNOWN:
+            self.status = LOST  # every pass died out: it drops out (no proof)
+        return self.status
+
+    def _search(self, widths: tuple[int, ...]) -> Iterator[None]:
+        """Yields every few dozen positions, so that :meth:`run` keeps its budget."""
+        for width in widths:
+            self.passes += 1
+            if (yield from self._pass(width)):
+                return
+
+    def _pass(self, width: int) -> Generator[None, None, bool]:
+        """One pass; returns whether it won."""
+        solver, rules, prune = self.solver, self.solver.rules, self.prune
+        key, level = solver.key, self.level
+        root_link: _Link = (tuple(self.root_line), None)
+        layers: dict[int, dict[bytes, tuple[State, _Link]]] = {
+            level(self.root): {key(self.root): (self.root, root_link)}}
+        cap = BEAM_CLOSURE * width
+        count = 0
+        while layers:
+            here = min(layers)
+            layer = self.visited = layers.pop(here)
+            frontier = list(layer.values())
+            while frontier and len(layer) < cap:  # the layer filled out by tableau moves
+                grown: list[tuple[State, _Link]] = []
+                for st, link in frontier:
+                    for m in solver.ordered_moves(st):
+                        child, auto = solver.autoplay(rules.apply(st, m))
+                        if level(child) != here:
+                            continue
+                        k = key(child)
+                        if k in layer:
+                            continue
+                        self.nodes += 1
+                        count += 1
+                        if not count & 63:
+                            yield
+                        if prune is not None and prune(child):
+                            continue
+                        layer[k] = entry = (child, ((m, *auto), link))
+                        grown.append(entry)
+                        if len(layer) >= cap:
+                            break
+                    if len(layer) >= cap:
+                        break
+                frontier = grown
+            best = sorted(layer.values(), key=lambda e: self.order(e[0]), reverse=True)[:width]
+            if best:
+                prog = solver.progress(best[0][0])
+                if prog > self.best_progress:
+                    self.best_progress, self._best_line = prog, _flatten(best[0][1])
+            for st, link in best:
+                for m in solver.ordered_moves(st):
+                    child, auto = solver.autoplay(rules.apply(st, m))
+                    up = level(child)
+                    if up <= here:
+                        continue
+                    k = key(child)
+                    above = layers.setdefault(up, {})
+                    if k in above:
+                        continue
+                    self.nodes += 1
+                    count += 1
+                    if not count & 63:
+                        yield
+                    if rules.is_won(child):
+                        self.status = WON
+                        self.line = _flatten(((m, *auto), link))
+                        return True
+                    if prune is not None and prune(child):
+                        continue
+                    above[k] = (child, ((m, *auto), link))
+        return False
+
+
+def _flatten(link: _Link | None) -> list[Move]:
+    steps: list[tuple[Move, ...]] = []
+    while link is not None:
+        moves, link = link
+        steps.append(moves)
+    return [m for moves in reversed(steps) for m in moves]
 
 
 MAX_MEMBERS = 2_000  # tableaux in one component; past this a position is keyed as it is
@@ -784,6 +920,41 @@ class _CompiledRun(_Search):
             self.c = None
 
 
+class _CompiledBeamRun(_CompiledRun):
+    """The beam search compiled (``_relaxedc.Exact`` with ``beam``, docs/solver.md,
+    "Beam"; :class:`_BeamRun` is the same search in Python): the passes from the root,
+    each four times as wide as the last, cut by the dead-end tests and the relaxation's
+    table.  A win is a real line; once its passes have died out it runs dry (``lost``),
+    which proves nothing."""
+
+    def __init__(self, solver: Solver, state: State, prune: Prune | None,
+                 rx: relaxed.RelaxedSearch) -> None:
+        _Search.__init__(self, solver, state, prune)
+        self.visited = ()
+        self.rx = rx
+        self.state = state
+        self.by_components = False
+        self.c = rx.exact(state, beam=BEAM_WIDTHS[0], beam_passes=BEAM_PASSES)
+        self.size = 0
+
+    def run(self, deadline: float | None, max_nodes: int | None) -> str:
+        if self.status != UNKNOWN or self.c is None:
+            return self.status
+        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
+        room = -1 if max_nodes is None else max(1, max_nodes - self.nodes)
+        before = self.c.nodes
+        verdict, line = self.c.search(room, seconds, clock.cpu())
+        self.nodes += self.c.nodes - before
+        if verdict == WON:
+            self.line = self.rx.exact_line(line)
+            self.status = WON
+            self.release()
+        elif self.c.finished:  # every pass died out: dry, no proof
+            self.status = LOST
+            self.release()
+        return self.status
+
+
 class Solver:
     """A game's search, compiled once from its rules."""
 
@@ -1015,12 +1186,14 @@ class Solver:
 
         1. a guided search (10% of the budget) for a quick win (in Czarina the first
            phases take the shares of at most ``RAMP_SECONDS``, the exact search by
-           components most of them);
+           components most of them), then in Four Seasons and Czarina the beam search
+           (to 30%, docs/solver.md "Beam");
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
            50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
            a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
-           search, two more with other tie-breaks), the relaxation from the root (until
+           search, two more with other tie-breaks, the beam search with two turns a
+           round), the relaxation from the root (until
            it is won or lost) and the exact searches of the game (the compiled one, where
            there is one, every other turn), until a guided one wins or an exact one or the
            relaxation decides, or the budget is spent;
@@ -1098,6 +1271,16 @@ class Solver:
             known_lost = rx.known_lost
             prune = known_lost if dead_end is None else \
                 (lambda st: dead_end(st) or known_lost(st))
+            # the beam search (docs/solver.md, "Beam"): in a few hundredths of a second
+            # most of the wins that the guided search missed, and, given its turns, most
+            # of those that the other searches miss within a minute
+            beam = self.beam_run(state, prune, rx)
+            if isinstance(beam, _CompiledRun):
+                held.append(beam)
+            if beam is not None:
+                searched.append(beam)
+                if beam.run(phase(BEAM_END), node_share(BEAM_END)) == WON:
+                    return self._result(beam, WON, start, track_memory, extra=others(beam))
             # the exact search compiled, by components, where there is one (Four Seasons,
             # Czarina): it finds in a fraction of a second most wins the guided one missed
             early = _CompiledRun(self, state, prune, rx)
@@ -1141,7 +1324,9 @@ class Solver:
             # the guided search is compiled (Four Seasons, Czarina): the same search in
             # Python, and its restarts, only repeat a fraction of its work; on the deals of
             # 1-200 that were won later than 2 s, at 10 s, none of them found a win
-            runs = [*(r for r in searched if r is not guided), *plans]
+            beams = [r for r in searched if isinstance(r, (_BeamRun, _CompiledBeamRun))]
+            runs = [*(r for r in searched if r is not guided), *plans,
+                    *(beams * (BEAM_TURNS - 1))]
         exact: list[_Search] = [compiled] if compiled is not None else \
             exact_first if exact_first is not None else self.exact_runs(state, prune)
         if compiled is not None:
@@ -1229,6 +1414,16 @@ class Solver:
             result.proof = "exhausted" if rx is None else \
                 "exhausted (with cuts proven by the relaxation)"
         return result
+
+    def beam_run(self, state: State, prune: Prune | None,
+                 rx: relaxed.RelaxedSearch) -> _Search | None:
+        """The beam search (docs/solver.md, "Beam") where the exact search is compiled
+        (Four Seasons, Czarina), or would be but for the compiled module (then in Python);
+        else none (the 1883 rules' packets and vacancies, Simplicity's colours)."""
+        if rx.compiled is None:
+            return _BeamRun(self, state, prune) if rx.exact_applies else None
+        run = _CompiledBeamRun(self, state, prune, rx)
+        return run if run.c is not None or run.status != UNKNOWN else None
 
     def probe(self, state: State, max_nodes: int) -> SolveResult:
         """Only the guided search, within ``max_nodes``: a quick look for a win (the fair
