@@ -155,3 +155,22 @@ def test_a_beam_win_is_the_solvers_answer() -> None:  # RULES A1
     assert result.status == WON and result.seconds < 5
     assert replays("four-seasons", 15, result.moves)
     assert not clock.cpu()
+
+
+def test_without_the_compiled_module_the_solver_runs_the_beam_in_python(
+        monkeypatch: pytest.MonkeyPatch) -> None:  # RULES A1
+    # Four Seasons deal 104: the guided search in Python does not win it within its tenth
+    # of 200,000 positions; the beam's first pass, within its 60,000, does
+    monkeypatch.setattr(relaxed, "_relaxedc", None)
+    calls: list[int] = []
+    real = _BeamRun.run
+
+    def run(self: _BeamRun, deadline: float | None, max_nodes: int | None) -> str:
+        calls.append(self.passes)
+        return real(self, deadline, max_nodes)
+
+    monkeypatch.setattr(_BeamRun, "run", run)
+    game = Game("four-seasons", deal=104)
+    result = solver_for(game.spec).solve(game.state, max_nodes=200_000)
+    assert calls and result.status == WON
+    assert replays("four-seasons", 104, result.moves)
