@@ -129,6 +129,8 @@ def test_czarinas_first_phases_are_those_of_a_two_second_solve(
 
     def run(self: search._CompiledRun, deadline: float | None, max_nodes: int | None) -> str:
         assert deadline is not None
+        if self.beam:  # (the beam search's phase lies between the two)
+            return real(self, deadline, max_nodes)
         ends.append(deadline)
         if len(ends) == 2:
             raise _Stop

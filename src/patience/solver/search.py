@@ -876,17 +876,20 @@ class _CompiledRun(_Search):
     components, or one component, too large for its table).  Resumable; either verdict
     is exact.  With ``guided``, the guided search's moves only
     (``Solver.guided_filter``), position by position: its wins are real, and running dry
-    (``lost``) proves nothing."""
+    (``lost``) proves nothing; so with ``beam``, the beam search (:class:`_CompiledBeamRun`).
+    """
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
-                 rx: relaxed.RelaxedSearch, guided: bool = False) -> None:
+                 rx: relaxed.RelaxedSearch, guided: bool = False, beam: bool = False) -> None:
         super().__init__(solver, state, prune)
         self.visited = ()
         self.rx = rx
         self.state = state
-        self.by_components = not guided
-        self.c: relaxed.CompiledExact | None = rx.exact(state, components=not guided,
-                                                        guided=guided)
+        self.beam = beam
+        self.by_components = not guided and not beam
+        self.c: relaxed.CompiledExact | None = \
+            rx.exact(state, beam=BEAM_WIDTHS[0], beam_passes=BEAM_PASSES) if beam else \
+            rx.exact(state, components=not guided, guided=guided)
         self.size = 0
 
     @property
@@ -905,6 +908,9 @@ class _CompiledRun(_Search):
             self.line = self.rx.exact_line(line)
         if verdict != UNKNOWN:
             self.status = verdict
+            self.release()
+        elif self.c.finished and self.beam:  # every pass died out: dry, no proof
+            self.status = LOST
             self.release()
         elif self.c.finished and self.by_components:  # gave up: position by position
             self.release()
@@ -929,30 +935,7 @@ class _CompiledBeamRun(_CompiledRun):
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  rx: relaxed.RelaxedSearch) -> None:
-        _Search.__init__(self, solver, state, prune)
-        self.visited = ()
-        self.rx = rx
-        self.state = state
-        self.by_components = False
-        self.c = rx.exact(state, beam=BEAM_WIDTHS[0], beam_passes=BEAM_PASSES)
-        self.size = 0
-
-    def run(self, deadline: float | None, max_nodes: int | None) -> str:
-        if self.status != UNKNOWN or self.c is None:
-            return self.status
-        seconds = -1.0 if deadline is None else max(0.0, deadline - clock.now())
-        room = -1 if max_nodes is None else max(1, max_nodes - self.nodes)
-        before = self.c.nodes
-        verdict, line = self.c.search(room, seconds, clock.cpu())
-        self.nodes += self.c.nodes - before
-        if verdict == WON:
-            self.line = self.rx.exact_line(line)
-            self.status = WON
-            self.release()
-        elif self.c.finished:  # every pass died out: dry, no proof
-            self.status = LOST
-            self.release()
-        return self.status
+        super().__init__(solver, state, prune, rx, beam=True)
 
 
 class Solver:
