@@ -116,6 +116,36 @@ def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> No
     assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (3, 2, 1, 0)
 
 
+def test_a_newer_solver_with_a_smaller_budget_is_listed_last(tmp_path: Path) -> None:
+    """A newer solver re-solves at 10 s what an older one left unknown at 60 s: the runs
+    are listed in the order they were made, so that their commands reproduce the table."""
+    from sqlalchemy.orm import Session
+
+    from patience.odds import rules_version
+    from patience.odds_report import collect
+    from patience.solver import SOLVER_VERSION as NOW
+    from patience.web.db import SolveRecord
+
+    url = _db(tmp_path, "later.db")
+    run = OddsRun("czarina", range(1, 5), Budget(seconds=10, cpu=True), db_url=url)
+    older = NOW.partition(".")[0] + ".0"
+    with Session(run.engine) as s:
+        for deal, version, verdict, budget in [
+                (1, older, "won", "10cpu"), (2, older, "unknown", "10cpu"),
+                (3, older, "unknown", "10cpu"), (4, older, "lost", "10cpu"),
+                (2, older, "unknown", "60cpu"), (3, older, "won", "60cpu"),
+                (2, NOW, "won", "10cpu")]:
+            s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
+                              solver_version=version, player="thoughtful", budget=budget,
+                              verdict=verdict, nodes=1, seconds=0.1, created_at=0.0))
+        s.commit()
+    row = collect(url)["czarina"]["thoughtful"]
+    assert [(st["budget"], st["first_deal"], st["last_deal"]) for st in row["steps"]] == [
+        ("10cpu", 1, 4), ("60cpu", 2, 3), ("10cpu", 2, 2)]
+    assert row["budget"] == "10cpu then 60cpu then 10cpu"
+    assert (row["won"], row["lost"], row["unknown"]) == (3, 1, 0)
+
+
 def test_a_newer_fair_policy_is_published_over_more_deals_of_an_older_one(
         tmp_path: Path) -> None:
     """A new policy version plays differently: its row is the game's fair figure, even

@@ -18,7 +18,7 @@ from patience.odds import (
     run_order,
     wilson,
 )
-from patience.solver import same_major
+from patience.solver import SOLVER_VERSION, same_major
 
 #: Why the fair player may win more often than a published figure says (per game).
 WHY_HIGHER = {
@@ -70,13 +70,19 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
         if not best:
             continue
         verdicts = [v for v, _, _ in best.values()]
-        budgets: dict[str, set[int]] = defaultdict(set)  # a deal once, whatever re-solved it
+        # a deal once, whatever re-solved it; a run of the current solver version with a
+        # smaller budget than an older version's comes after those (a newer solver
+        # re-solves the deals they left unknown, whatever their budgets)
+        older = [run_order(b) for _, _, b, sv in found if same_major(sv) and sv != SOLVER_VERSION]
+        budgets: dict[tuple[bool, str], set[int]] = defaultdict(set)
         for deal, _verdict, budget, sv in found:
             if same_major(sv):
-                budgets[budget].add(deal)
+                late = sv == SOLVER_VERSION and bool(older) and run_order(budget) < max(older)
+                budgets[(late, budget)].add(deal)
         steps: list[dict[str, Any]] = [
             {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}
-            for b, ds in sorted(budgets.items(), key=lambda kv: run_order(kv[0]))]
+            for (_, b), ds in sorted(budgets.items(),
+                                     key=lambda kv: (kv[0][0], run_order(kv[0][1])))]
         odds = Odds(game, player, str(steps[-1]["budget"]) if steps else "?", len(best),
                     verdicts.count("won"), verdicts.count("lost"), verdicts.count("unknown"))
         if kind in out[game] and _rank(out[game][kind]) >= _rank({"player": player,
