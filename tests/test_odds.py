@@ -89,28 +89,35 @@ def test_a_cpu_budget_settles_only_cpu_runs(tmp_path: Path) -> None:
     assert row["budget"] == "10s then 1cpu then 2cpu then 3cpu then 20000n"
 
 
-def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> None:
-    """A run of a newer minor version re-solves the unknowns at the same budget: the
-    lobby's "2 s a deal on N deals" counts each deal once."""
+def _store_thoughtful(url: str, game: str,
+                      rows: list[tuple[int, str, str, str]]) -> None:
+    """Stores thoughtful verdicts (deal, solver version, verdict, budget) of ``game``."""
     from sqlalchemy.orm import Session
 
     from patience.odds import rules_version
-    from patience.odds_report import collect
-    from patience.solver import SOLVER_VERSION as NOW
     from patience.web.db import SolveRecord
 
-    url = _db(tmp_path, "versions.db")
-    run = OddsRun("four-seasons", range(1, 4), Budget(seconds=2, cpu=True), db_url=url)
-    older = NOW.partition(".")[0] + ".0"
+    run = OddsRun(game, range(1, 2), Budget(seconds=1, cpu=True), db_url=url)
     with Session(run.engine) as s:
-        for deal, version, verdict, budget in [
-                (1, older, "unknown", "2cpu"), (1, NOW, "won", "2cpu"),
-                (2, older, "won", "2cpu"), (3, older, "unknown", "2cpu"),
-                (3, NOW, "unknown", "2cpu"), (3, NOW, "lost", "10cpu")]:
+        for deal, version, verdict, budget in rows:
             s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
                               solver_version=version, player="thoughtful", budget=budget,
                               verdict=verdict, nodes=1, seconds=0.1, created_at=0.0))
         s.commit()
+
+
+def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> None:
+    """A run of a newer minor version re-solves the unknowns at the same budget: the
+    lobby's "2 s a deal on N deals" counts each deal once."""
+    from patience.odds_report import collect
+    from patience.solver import SOLVER_VERSION as NOW
+
+    url = _db(tmp_path, "versions.db")
+    older = NOW.partition(".")[0] + ".0"
+    _store_thoughtful(url, "four-seasons", [
+        (1, older, "unknown", "2cpu"), (1, NOW, "won", "2cpu"),
+        (2, older, "won", "2cpu"), (3, older, "unknown", "2cpu"),
+        (3, NOW, "unknown", "2cpu"), (3, NOW, "lost", "10cpu")])
     row = collect(url)["four-seasons"]["thoughtful"]
     assert [(st["budget"], st["deals"]) for st in row["steps"]] == [("2cpu", 3), ("10cpu", 1)]
     assert (row["deals"], row["won"], row["lost"], row["unknown"]) == (3, 2, 1, 0)
@@ -119,26 +126,16 @@ def test_a_deal_solved_again_by_a_newer_solver_counts_once(tmp_path: Path) -> No
 def test_a_newer_solver_with_a_smaller_budget_is_listed_last(tmp_path: Path) -> None:
     """A newer solver re-solves at 10 s what an older one left unknown at 60 s: the runs
     are listed in the order they were made, so that their commands reproduce the table."""
-    from sqlalchemy.orm import Session
-
-    from patience.odds import rules_version
     from patience.odds_report import collect
     from patience.solver import SOLVER_VERSION as NOW
-    from patience.web.db import SolveRecord
 
     url = _db(tmp_path, "later.db")
-    run = OddsRun("czarina", range(1, 5), Budget(seconds=10, cpu=True), db_url=url)
     older = NOW.partition(".")[0] + ".0"
-    with Session(run.engine) as s:
-        for deal, version, verdict, budget in [
-                (1, older, "won", "10cpu"), (2, older, "unknown", "10cpu"),
-                (3, older, "unknown", "10cpu"), (4, older, "lost", "10cpu"),
-                (2, older, "unknown", "60cpu"), (3, older, "won", "60cpu"),
-                (2, NOW, "won", "10cpu")]:
-            s.add(SolveRecord(game=run.spec.id, deal=deal, rules_version=rules_version(run.spec),
-                              solver_version=version, player="thoughtful", budget=budget,
-                              verdict=verdict, nodes=1, seconds=0.1, created_at=0.0))
-        s.commit()
+    _store_thoughtful(url, "czarina", [
+        (1, older, "won", "10cpu"), (2, older, "unknown", "10cpu"),
+        (3, older, "unknown", "10cpu"), (4, older, "lost", "10cpu"),
+        (2, older, "unknown", "60cpu"), (3, older, "won", "60cpu"),
+        (2, NOW, "won", "10cpu")])
     row = collect(url)["czarina"]["thoughtful"]
     assert [(st["budget"], st["first_deal"], st["last_deal"]) for st in row["steps"]] == [
         ("10cpu", 1, 4), ("60cpu", 2, 3), ("10cpu", 2, 2)]
