@@ -73,11 +73,12 @@ def collect(db_url: str | None) -> dict[str, dict[str, dict[str, Any]]]:
         # a deal once, whatever re-solved it; a run of the current solver version with a
         # smaller budget than an older version's comes after those (a newer solver
         # re-solves the deals they left unknown, whatever their budgets)
-        older = [run_order(b) for _, _, b, sv in found if same_major(sv) and sv != SOLVER_VERSION]
+        top = max((run_order(b) for _, _, b, sv in found
+                   if same_major(sv) and sv != SOLVER_VERSION), default=None)
         budgets: dict[tuple[bool, str], set[int]] = defaultdict(set)
         for deal, _verdict, budget, sv in found:
             if same_major(sv):
-                late = sv == SOLVER_VERSION and bool(older) and run_order(budget) < max(older)
+                late = sv == SOLVER_VERSION and top is not None and run_order(budget) < top
                 budgets[(late, budget)].add(deal)
         steps: list[dict[str, Any]] = [
             {"budget": b, "first_deal": min(ds), "last_deal": max(ds), "deals": len(ds)}

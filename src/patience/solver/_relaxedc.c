@@ -1678,14 +1678,21 @@ static int xtable_alloc(Exact *x, size_t cap) {
     return 0;
 }
 
-static inline int xtable_put(Exact *x, XKey k) {  /* 1 added, 0 present */
-    size_t m = x->cap - 1, i = xhash(k) & m;
-    for (;;) {
-        XKey *e = &x->slots[i];
-        if (!e->w0) { *e = k; x->count++; return 1; }
-        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) return 0;
+/* the slot of key ``k`` in a table of ``cap`` slots (a power of two; w0 == 0 marks a free
+ * slot), probed linearly: the slot holding it, or the free one where it goes */
+static inline XKey *xslot(XKey *slots, size_t cap, XKey k) {
+    size_t m = cap - 1, i = xhash(k) & m;
+    while (slots[i].w0 && !(slots[i].w0 == k.w0 && slots[i].w1 == k.w1 && slots[i].w2 == k.w2))
         i = (i + 1) & m;
-    }
+    return &slots[i];
+}
+
+static inline int xtable_put(Exact *x, XKey k) {  /* 1 added, 0 present */
+    XKey *e = xslot(x->slots, x->cap, k);
+    if (e->w0) return 0;
+    *e = k;
+    x->count++;
+    return 1;
 }
 
 /* empties slot ``i`` (in use), shifting back the entries after it */
@@ -2105,22 +2112,21 @@ static int blayer_put(BLayer *l, XKey k) {
         size_t cap = l->kcap ? l->kcap * 2 : 1024;
         XKey *v = big_alloc(cap * sizeof(XKey), 1);
         if (!v) return -2;
-        for (size_t j = 0; j < l->kcap; j++) {
-            if (!l->keys[j].w0) continue;
-            size_t i = xhash(l->keys[j]) & (cap - 1);
-            while (v[i].w0) i = (i + 1) & (cap - 1);
-            v[i] = l->keys[j];
-        }
+        for (size_t j = 0; j < l->kcap; j++)
+            if (l->keys[j].w0) *xslot(v, cap, l->keys[j]) = l->keys[j];
         big_free(l->keys);
         l->keys = v; l->kcap = cap;
     }
-    size_t m = l->kcap - 1, i = xhash(k) & m;
-    for (;;) {
-        XKey *e = &l->keys[i];
-        if (!e->w0) { *e = k; l->kn++; return 1; }
-        if (e->w0 == k.w0 && e->w1 == k.w1 && e->w2 == k.w2) return 0;
-        i = (i + 1) & m;
-    }
+    XKey *e = xslot(l->keys, l->kcap, k);
+    if (e->w0) return 0;
+    *e = k;
+    l->kn++;
+    return 1;
+}
+
+/* does layer ``l`` hold key ``k`` (kept, or cut there)? */
+static inline int blayer_has(const BLayer *l, XKey k) {
+    return l->kcap && xslot(l->keys, l->kcap, k)->w0;
 }
 
 /* keeps position ``s``, reached by ``m`` from the position of record ``parent``, in layer
@@ -2198,6 +2204,31 @@ static int bcompact(struct Beam *b) {
     return 0;
 }
 
+/* the position that move ``m`` (its foundation filled in) and the safe moves after it
+ * make from ``from``, in ``s``; the safe moves are not kept in the line */
+static int bchild(Exact *x, const XState *from, XMove *m, XState *s) {
+    *s = *from;
+    xapply(x, s, m);
+    size_t mark = x->nline;
+    int err = xautoplay(x, s);
+    x->nline = mark;
+    return err;
+}
+
+/* a child ``s`` (key ``k``) of the position of record ``parent`` (state ``from``), by
+ * ``m``, into layer ``l``: cut there (its key kept, so that it is not tried again), or kept */
+static int badd(Exact *x, struct Beam *b, BLayer *l, const XState *s, XKey k,
+                const XState *from, int32_t parent, XMove m) {
+    x->nodes++;
+    if (xcut(x, s, from)) return blayer_put(l, k) < 0 ? -2 : 0;
+    return bkeep(b, l, s, k, parent, m) < 0 ? -2 : 0;
+}
+
+/* has the search spent its node or time budget? */
+static inline int bspent(const Exact *x, long long limit, double deadline, int cpu) {
+    return (limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline);
+}
+
 static int cmp_live(const void *pa, const void *pb) {
     const BLive *a = pa, *b = pb;
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
@@ -2240,28 +2271,24 @@ static int beam_search(Exact *x, double deadline, int cpu, long long limit) {
         if (b->phase == 0) {  /* filling the layer out by tableau moves */
             while (b->lo < b->hi && l->n < cap) {
                 if (b->i >= b->hi) { b->lo = b->hi; b->hi = l->n; b->i = b->lo; continue; }
-                size_t at = b->i++;
+                /* (copies: keeping a child may move l->v) */
+                XState from = l->v[b->i].st;
+                int32_t rec = l->v[b->i++].rec;
                 x->nmoves = 0;
-                if (xmoves(x, &l->v[at].st) < 0) return -2;
+                if (xmoves(x, &from) < 0) return -2;
                 for (size_t j = 0; j < x->nmoves && l->n < cap; j++) {
                     XMove m = x->moves[j];
                     if (m.src < 0 || m.dst >= XFOUND) continue;  /* not between piles */
-                    XState s = l->v[at].st;
-                    xapply(x, &s, &m);
-                    size_t mark = x->nline;
-                    if (xautoplay(x, &s) < 0) return -2;
-                    x->nline = mark;
-                    if (blevel(r, &s) != b->here) continue;  /* (a refill, or a safe move) */
+                    XState s;
                     XKey k;
-                    if (xkey(r, &s, &k) < 0) continue;
-                    x->nodes++;
-                    if (xcut(x, &s, &l->v[at].st)) { if ((err = blayer_put(l, k)) < 0) return err; continue; }
-                    if ((err = bkeep(b, l, &s, k, l->v[at].rec, m)) < 0) return err;
+                    if (bchild(x, &from, &m, &s) < 0) return -2;
+                    if (blevel(r, &s) != b->here) continue;  /* (a refill, or a safe move) */
+                    if (xkey(r, &s, &k) < 0 || blayer_has(l, k)) continue;
+                    if ((err = badd(x, b, l, &s, k, &from, rec, m)) < 0) return err;
                 }
                 if (++checks >= 16) {
                     checks = 0;
-                    if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
-                        return 0;
+                    if (bspent(x, limit, deadline, cpu)) return 0;
                 }
                 if (b->i >= b->hi) { b->lo = b->hi; b->hi = l->n; b->i = b->lo; }
             }
@@ -2277,11 +2304,9 @@ static int beam_search(Exact *x, double deadline, int cpu, long long limit) {
             if (xmoves(x, &from->st) < 0) return -2;
             for (size_t j = 0; j < x->nmoves; j++) {
                 XMove m = x->moves[j];
-                XState s = from->st;
-                xapply(x, &s, &m);
-                size_t mark = x->nline;
-                if (xautoplay(x, &s) < 0) return -2;
-                x->nline = mark;
+                XState s;
+                XKey k;
+                if (bchild(x, &from->st, &m, &s) < 0) return -2;
                 int up = blevel(r, &s);
                 if (up <= b->here || up >= BEAM_LEVELS) continue;
                 if (xwon(r, &s)) {
@@ -2289,25 +2314,13 @@ static int beam_search(Exact *x, double deadline, int cpu, long long limit) {
                     x->done = 1; x->verdict = "won";
                     return bline(x, b, from->rec, m);
                 }
-                XKey k;
-                if (xkey(r, &s, &k) < 0) continue;
-                BLayer *above = &b->lay[up];
-                if (above->kcap) {  /* there already? */
-                    size_t mk = above->kcap - 1, q = xhash(k) & mk;
-                    int seen = 0;
-                    for (; above->keys[q].w0; q = (q + 1) & mk)
-                        if (above->keys[q].w0 == k.w0 && above->keys[q].w1 == k.w1
-                                && above->keys[q].w2 == k.w2) { seen = 1; break; }
-                    if (seen) continue;
-                }
-                x->nodes++;
-                if (xcut(x, &s, &from->st)) { if ((err = blayer_put(above, k)) < 0) return err; continue; }
-                if ((err = bkeep(b, above, &s, k, from->rec, m)) < 0) return err;
+                if (xkey(r, &s, &k) < 0 || blayer_has(&b->lay[up], k)) continue;
+                if ((err = badd(x, b, &b->lay[up], &s, k, &from->st, from->rec, m)) < 0)
+                    return err;
             }
             if (++checks >= 16) {
                 checks = 0;
-                if ((limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline))
-                    return 0;
+                if (bspent(x, limit, deadline, cpu)) return 0;
             }
         }
         blayer_free(l);  /* the layer is done: on to the next one that holds positions */

@@ -285,10 +285,9 @@ class _BeamRun(_Search):
 
     def level(self, st: State) -> int:
         """The layer's number: every move but a tableau move raises it."""
-        p = self.solver.rules.found
         piles = st.piles
         dealt = self.dealt0 - len(piles[self.stock_i])
-        return sum(len(piles[f]) for f in p) + 2 * dealt - len(piles[self.waste_i])
+        return self.solver.progress(st) + 2 * dealt - len(piles[self.waste_i])
 
     def order(self, st: State) -> int:
         """How promising a position looks (higher first): :meth:`Solver.score` less
@@ -312,15 +311,20 @@ class _BeamRun(_Search):
             if (yield from self._pass(width)):
                 return
 
+    def _children(self, st: State, link: _Link) -> Iterator[tuple[State, int, _Link]]:
+        """Each move's position from ``st`` (after its safe moves), its layer, and its line."""
+        solver, rules = self.solver, self.solver.rules
+        for m in solver.ordered_moves(st):
+            child, auto = solver.autoplay(rules.apply(st, m))
+            yield child, self.level(child), ((m, *auto), link)
+
     def _pass(self, width: int) -> Generator[None, None, bool]:
-        """One pass; returns whether it won."""
-        solver, rules, prune = self.solver, self.solver.rules, self.prune
-        key, level = solver.key, self.level
-        root_link: _Link = (tuple(self.root_line), None)
+        """One pass; returns whether it won.  A child not in its layer yet is counted
+        (yielding every 64), and kept there unless the dead-end tests cut it."""
+        solver, prune, key = self.solver, self.prune, self.solver.key
         layers: dict[int, dict[bytes, tuple[State, _Link]]] = {
-            level(self.root): {key(self.root): (self.root, root_link)}}
+            self.level(self.root): {key(self.root): (self.root, (tuple(self.root_line), None))}}
         cap = BEAM_CLOSURE * width
-        count = 0
         while layers:
             here = min(layers)
             layer = self.visited = layers.pop(here)
@@ -328,21 +332,18 @@ class _BeamRun(_Search):
             while frontier and len(layer) < cap:  # the layer filled out by tableau moves
                 grown: list[tuple[State, _Link]] = []
                 for st, link in frontier:
-                    for m in solver.ordered_moves(st):
-                        child, auto = solver.autoplay(rules.apply(st, m))
-                        if level(child) != here:
+                    for child, up, line in self._children(st, link):
+                        if up != here:
                             continue
                         k = key(child)
                         if k in layer:
                             continue
                         self.nodes += 1
-                        count += 1
-                        if not count & 63:
+                        if not self.nodes & 63:
                             yield
-                        if prune is not None and prune(child):
-                            continue
-                        layer[k] = entry = (child, ((m, *auto), link))
-                        grown.append(entry)
+                        if prune is None or not prune(child):
+                            layer[k] = entry = (child, line)
+                            grown.append(entry)
                         if len(layer) >= cap:
                             break
                     if len(layer) >= cap:
@@ -354,9 +355,7 @@ class _BeamRun(_Search):
                 if prog > self.best_progress:
                     self.best_progress, self._best_line = prog, _flatten(best[0][1])
             for st, link in best:
-                for m in solver.ordered_moves(st):
-                    child, auto = solver.autoplay(rules.apply(st, m))
-                    up = level(child)
+                for child, up, line in self._children(st, link):
                     if up <= here:
                         continue
                     k = key(child)
@@ -364,16 +363,14 @@ class _BeamRun(_Search):
                     if k in above:
                         continue
                     self.nodes += 1
-                    count += 1
-                    if not count & 63:
+                    if not self.nodes & 63:
                         yield
-                    if rules.is_won(child):
+                    if solver.rules.is_won(child):
                         self.status = WON
-                        self.line = _flatten(((m, *auto), link))
+                        self.line = _flatten(line)
                         return True
-                    if prune is not None and prune(child):
-                        continue
-                    above[k] = (child, ((m, *auto), link))
+                    if prune is None or not prune(child):
+                        above[k] = (child, line)
         return False
 
 
@@ -1219,6 +1216,7 @@ class Solver:
 
         dead_end = self.solve_dead_end
         rx: relaxed.RelaxedSearch | None = None
+        beam: _Search | None = None  # the beam search (docs/solver.md, "Beam"), where it runs
         if self.relaxable:
             rx = relaxed.RelaxedSearch(self.rules, state)
             held.append(rx)
@@ -1307,9 +1305,8 @@ class Solver:
             # the guided search is compiled (Four Seasons, Czarina): the same search in
             # Python, and its restarts, only repeat a fraction of its work; on the deals of
             # 1-200 that were won later than 2 s, at 10 s, none of them found a win
-            beams = [r for r in searched if isinstance(r, (_BeamRun, _CompiledBeamRun))]
             runs = [*(r for r in searched if r is not guided), *plans,
-                    *(beams * (BEAM_TURNS - 1))]
+                    *([beam] * (BEAM_TURNS - 1) if beam is not None else [])]
         exact: list[_Search] = [compiled] if compiled is not None else \
             exact_first if exact_first is not None else self.exact_runs(state, prune)
         if compiled is not None:
