@@ -252,6 +252,9 @@ class _BestFirst(_Search):
 #: the beam search's widths, one pass from the root each (docs/solver.md, "Beam"): the
 #: compiled search's passes begin at the first, each four times as wide as the last
 BEAM_WIDTHS = (100, 400, 1600)
+#: the beam's widths in the other games of one pass, searched in Python (the Busy Aces
+#: family, Penta, Sixes and Sevens, Leap Year): a few positions a layer win most deals
+BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
 BEAM_PASSES = 5  # the compiled search's passes (the last 25,600 wide)
 BEAM_END = 0.3  # the end of its first phase (a share of the budget, or of RAMP_SECONDS)
 BEAM_TURNS = 2  # its turns a round
@@ -262,9 +265,10 @@ _Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and
 
 
 class _BeamRun(_Search):
-    """A layered beam search, for wins only (docs/solver.md, "Beam"): in the one-pass
-    waste games of the Four Seasons family every move but a tableau move raises
-    ``home + 2 * dealt - len(waste)``, so the positions fall into layers by that number.
+    """A layered beam search, for wins only (docs/solver.md, "Beam"): in the games of one
+    pass every move but a tableau move raises ``home + 2 * dealt - len(waste)`` (a play
+    back from a foundation lowers it: the search leaves those out), so the positions fall
+    into layers by that number.
     A layer is first filled out by tableau moves (up to ``BEAM_CLOSURE`` times the
     width), then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
     the layers above.  Passes from the root with wider beams follow one another. A win is
@@ -287,12 +291,14 @@ class _BeamRun(_Search):
         """The layer's number: every move but a tableau move raises it."""
         piles = st.piles
         dealt = self.dealt0 - len(piles[self.stock_i])
-        return self.solver.progress(st) + 2 * dealt - len(piles[self.waste_i])
+        waste = len(piles[self.waste_i]) if self.waste_i >= 0 else 0
+        return self.solver.progress(st) + 2 * dealt - waste
 
     def order(self, st: State) -> int:
         """How promising a position looks (higher first): :meth:`Solver.score` less
         ``BEAM_WASTE`` for each waste card (every one must leave it, from the top)."""
-        return self.solver.score(st) - BEAM_WASTE * len(st.piles[self.waste_i])
+        waste = len(st.piles[self.waste_i]) if self.waste_i >= 0 else 0
+        return self.solver.score(st) - BEAM_WASTE * waste
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self._steps is None:
@@ -967,6 +973,11 @@ class Solver:
         # relaxation's first search, which runs without it)
         self.plans = rules.spec.space is not Space.AUTO
         self.multiset = multiset.applies(rules)
+        # the beam search in Python (docs/solver.md, "Beam"), for wins, in the other games
+        # of one pass through the stock: its layers hold there too (a play back from a
+        # foundation, which would lower them, it leaves out); not in Fours Up, whose search
+        # over images wins there
+        self.plain_beam = rules.spec.passes == 1 and not self.relaxable and not self.multiset
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
@@ -1166,14 +1177,14 @@ class Solver:
 
         1. a guided search (10% of the budget) for a quick win (in Czarina the first
            phases take the shares of at most ``RAMP_SECONDS``, the exact search by
-           components most of them), then in Four Seasons and Czarina the beam search
-           (to 30%, docs/solver.md "Beam");
+           components most of them), then in the games of one pass (but Fours Up and
+           the 1883 rules) the beam search (to 30%, docs/solver.md "Beam");
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
            50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
            a proof of loss;
         3. in turns of a fifth of a second: the guided searches (the first, the plan
            search, two more with other tie-breaks, the beam search with two turns a
-           round), the relaxation from the root (until
+           round, one in the relatives), the relaxation from the root (until
            it is won or lost) and the exact searches of the game (the compiled one, where
            there is one, every other turn), until a guided one wins or an exact one or the
            relaxation decides, or the budget is spent;
@@ -1293,6 +1304,15 @@ class Solver:
                 result = self._result(proved, LOST, start, track_memory, extra=others(proved))
                 result.proof = "relaxation"
                 return result
+        elif self.plain_beam:
+            # in the other games of one pass (the Busy Aces family, Penta, Sixes and
+            # Sevens, Leap Year), in Python, narrower, with one turn a round: many of the
+            # wins that the guided searches miss within 10 s, in a second or two
+            # (docs/solver.md, "Beam", "In the relatives")
+            beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN)
+            searched.append(beam)
+            if beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
+                return self._result(beam, WON, start, track_memory, extra=others(beam))
         # guided searches with other tie-breaks (restarts), then the exact searches
         searched = [r for r in searched if r is not compiled]
         plans = [r for r in searched if isinstance(r, _PlanRun)]
