@@ -463,6 +463,11 @@ class SuitWasteDrain(WasteDrain):
         self.decks = decks
         self._suit_memo: dict[tuple[int, ...], list[tuple[tuple[int, ...], int,
                                                           tuple[int, ...]]]] = {}
+        #: each choice of the suit's foundation heights, with the cards of each rank that
+        #: it puts home
+        self._heights = [(hs, tuple(sum(1 for h in hs if h > r) for r in range(n)))
+                         for hs in itertools.combinations_with_replacement(range(n + 1),
+                                                                           decks)]
 
     def configurations(self, have: tuple[int, ...]) -> list[tuple[tuple[int, ...], int,
                                                                   tuple[int, ...]]]:
@@ -472,14 +477,12 @@ class SuitWasteDrain(WasteDrain):
         cards, and those cards by rank."""
         got = self._suit_memo.get(have)
         if got is None:
-            n = self.n
             got = []
-            for hs in itertools.combinations_with_replacement(range(n + 1), self.decks):
-                left = [have[r] - sum(1 for h in hs if h > r) for r in range(n)]
+            for hs, home in self._heights:
+                left = [a - b for a, b in zip(have, home, strict=True)]
                 if min(left) < 0:
                     continue
-                runs = sum(max(0, left[r] - (left[r + 1] if r + 1 < n else 0))
-                           for r in range(n))
+                runs = sum(a - b for a, b in zip(left, (*left[1:], 0), strict=True) if a > b)
                 got.append((hs, runs, tuple(left)))
             got.sort(key=lambda x: x[1])
             if len(self._suit_memo) > 1 << 16:

@@ -262,6 +262,8 @@ BEAM_CLOSURE = 10  # positions of one layer searched by tableau moves, per place
 BEAM_WASTE = 60  # what a waste card costs in the beam's order (a card home is 100)
 
 _Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and the rest
+#: the kinds of piles (source, destination) of a move that can keep the beam's layer
+_WITHIN = frozenset({("t", "t"), ("t", "c"), ("c", "t"), ("c", "c"), ("f", "f")})
 
 
 class _BeamRun(_Search):
@@ -317,10 +319,17 @@ class _BeamRun(_Search):
             if (yield from self._pass(width)):
                 return
 
-    def _children(self, st: State, link: _Link) -> Iterator[tuple[State, int, _Link]]:
-        """Each move's position from ``st`` (after its safe moves), its layer, and its line."""
+    def _children(self, st: State, link: _Link,
+                  within: bool = False) -> Iterator[tuple[State, int, _Link]]:
+        """Each move's position from ``st`` (after its safe moves), its layer, and its line;
+        ``within``: only the moves that can keep the layer, between tableau piles and cells
+        or between foundations (the others change what is home, dealt or in the waste)."""
         solver, rules = self.solver, self.solver.rules
+        kind, index = rules.kind, rules.index
         for m in solver.ordered_moves(st):
+            if within and (m.src == "deal" or (kind[index[m.src]], kind[index[m.dst]]) not in
+                           _WITHIN):
+                continue
             child, auto = solver.autoplay(rules.apply(st, m))
             yield child, self.level(child), ((m, *auto), link)
 
@@ -338,7 +347,7 @@ class _BeamRun(_Search):
             while frontier and len(layer) < cap:  # the layer filled out by tableau moves
                 grown: list[tuple[State, _Link]] = []
                 for st, link in frontier:
-                    for child, up, line in self._children(st, link):
+                    for child, up, line in self._children(st, link, within=True):
                         if up != here:
                             continue
                         k = key(child)
