@@ -190,7 +190,7 @@ def test_the_beam_in_the_relatives_of_one_pass_wins_only_won_deals(case: Case) -
     solver = solver_for(spec)
     assert solver.plain_beam
     tally = {"won": 0, "lost": 0, "missed": 0}
-    for deal in case.deals[:40]:
+    for deal in case.deals[:20]:
         st = rules.initial_state(deal)
         truth = exhaustive(rules, st)[0]
         run = _BeamRun(solver, st, solver.solve_dead_end, widths=(2, 8))
