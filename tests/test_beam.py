@@ -17,7 +17,7 @@ from patience.rules import Rules, State
 from patience.rules.spec import GameSpec
 from patience.solver import LOST, UNKNOWN, WON, clock, relaxed, solver_for
 from patience.solver.search import BEAM_WIDTHS_PLAIN, _BeamRun, _CompiledBeamRun
-from test_solver_exhaustive import RELATIVE_CASES, Case, exhaustive
+from test_solver_exhaustive import QUAD_ONE_SUIT, RELATIVE_CASES, Case, exhaustive
 
 
 def compiled_beam(rules: Rules, st: State, width: int = 4, passes: int = 3,
@@ -176,39 +176,46 @@ def test_without_the_compiled_module_the_solver_runs_the_beam_in_python(
     assert replays("four-seasons", 104, result.moves)
 
 
-# the other games of one pass (RULES Part B): the reductions of the exhaustive tests
-ONE_PASS_RELATIVES = [case for cases in RELATIVE_CASES.values() for case in cases
-                      if case.reduction.spec.passes == 1]
+# the games searched by the beam in Python (RULES A6, Part B): the reductions of the
+# exhaustive tests
+PLAIN_BEAM_CASES = [*(case for cases in RELATIVE_CASES.values() for case in cases),
+                    Case(QUAD_ONE_SUIT, range(1, 401))]
 
 
-@pytest.mark.parametrize("case", ONE_PASS_RELATIVES, ids=lambda c: c.reduction.label)
-def test_the_beam_in_the_relatives_of_one_pass_wins_only_won_deals(case: Case) -> None:
-    # RULES B1, B3: the Busy Aces family (with spaces from the waste only, cells, a prefilled
-    # or an empty base), Penta, Sixes and Sevens, Auld Lang Syne (no waste)
+@pytest.mark.parametrize("case", PLAIN_BEAM_CASES, ids=lambda c: c.reduction.label)
+def test_the_beam_in_python_wins_only_won_deals(case: Case) -> None:
+    # RULES A6, B1, B2, B3: the Busy Aces family (with spaces from the waste only, cells, a
+    # prefilled or an empty base, two passes), Penta, Sixes and Sevens, Florentine (a second
+    # pass through the waste), the Acquaintance family and Quadrennial (no waste; one pass
+    # or three)
     spec = case.reduction.spec
     rules = rules_for(spec)
     solver = solver_for(spec)
     assert solver.plain_beam
-    tally = {"won": 0, "lost": 0, "missed": 0}
+    tally = {"won": 0, "lost": 0, "missed": 0, "open": 0}
     for deal in case.deals[:20]:
         st = rules.initial_state(deal)
-        truth = exhaustive(rules, st)[0]
         run = _BeamRun(solver, st, solver.solve_dead_end, widths=(2, 8))
         status = run.run(None, None)
         assert status in (WON, LOST)  # LOST: every pass died out, which proves nothing
-        if status == WON:
-            assert truth == WON and replays(spec, deal, [str(m) for m in run.line]), deal
-        tally["lost" if truth == LOST else "won" if status == WON else "missed"] += 1
+        if status == WON:  # a line that replays: the deal is won
+            assert replays(spec, deal, [str(m) for m in run.line]), deal
+            tally["won"] += 1
+            continue
+        truth = exhaustive(rules, st, limit=300_000)[0]
+        tally[{LOST: "lost", WON: "missed"}.get(truth, "open")] += 1
     print(spec.id, tally)
     assert tally["won"] >= 5 and tally["won"] >= tally["missed"], tally
 
 
 @pytest.mark.parametrize(("game", "deal"), [
-    ("busy-aces", 4), ("deuces", 19), ("penta", 27), ("sixes-and-sevens", 8)])
+    ("busy-aces", 4), ("deuces", 19), ("penta", 27), ("sixes-and-sevens", 8),
+    ("eights-down", 2), ("florentine", 3868), ("acquaintance", 1468)])
 def test_the_solver_wins_with_the_beam_deals_the_relatives_runs_left_open(
-        game: str, deal: int, monkeypatch: pytest.MonkeyPatch) -> None:  # RULES B3
-    # unknown at 1 s in the win-rate runs (and Busy Aces 4 at 10 s) of solvers 1.6-1.17;
-    # the beam wins each in its first pass, within 100,000 positions of the whole solve
+        game: str, deal: int, monkeypatch: pytest.MonkeyPatch) -> None:  # RULES B1-B3
+    # unknown in the win-rate runs of solvers 1.6-1.17 (at 1 s; Busy Aces 4 at 10 s too,
+    # Florentine 3868 and Acquaintance 1468 at 10 s); the beam wins each within 100,000
+    # positions of the whole solve (Eights Down 2 in its second pass through the waste)
     widths: list[tuple[int, ...]] = []
     init = _BeamRun.__init__
 
@@ -224,10 +231,25 @@ def test_the_solver_wins_with_the_beam_deals_the_relatives_runs_left_open(
 
 
 def test_where_the_beam_runs_in_python() -> None:
-    # the games of one pass without the compiled search, but Fours Up (its images win)
+    # the games without the compiled search, but Fours Up (its images win) and those of
+    # the Four Seasons family (compiled, or not at all)
     plain = {spec.id for spec in all_specs() if solver_for(spec).plain_beam}
     assert {"busy-aces", "deuces", "threes-company", "cast-out-nines", "dimes",
-            "jacks-in-the-box", "penta", "sixes-and-sevens", "leap-year",
-            "auld-lang-syne"} <= plain
-    assert not plain & {"four-seasons", "czarina", "fours-up", "quadrennial",
-                        "acquaintance", "eights-down", "florentine"}
+            "jacks-in-the-box", "penta", "sixes-and-sevens", "leap-year", "auld-lang-syne",
+            "quadrennial", "acquaintance", "eights-down", "florentine"} <= plain
+    assert not plain & {"four-seasons", "four-seasons-1883", "czarina", "simplicity",
+                        "fours-up"}
+
+
+def test_a_redeal_raises_the_layer() -> None:  # RULES A6, B2, B3
+    # the pass counts above everything else: a redeal that turns the waste over (Florentine,
+    # Eights Down) or gathers the reserve piles (Quadrennial) goes up a layer
+    for game in ("florentine", "eights-down", "quadrennial"):
+        g = Game(game, deal=1)
+        solver = solver_for(g.spec)
+        run = _BeamRun(solver, g.state, None, widths=(4,))
+        while g.state.passes == 1:
+            before = run.level(g.state)
+            move = next(m for m in g.legal_moves() if str(m) == "deal")
+            g.play(str(move))
+            assert run.level(g.state) > before, game

@@ -252,8 +252,8 @@ class _BestFirst(_Search):
 #: the beam search's widths, one pass from the root each (docs/solver.md, "Beam"): the
 #: compiled search's passes begin at the first, each four times as wide as the last
 BEAM_WIDTHS = (100, 400, 1600)
-#: the beam's widths in the other games of one pass, searched in Python (the Busy Aces
-#: family, Penta, Sixes and Sevens, Leap Year): a few positions a layer win most deals
+#: the beam's widths in the other games, searched in Python (the relatives, Quadrennial):
+#: a few positions a layer win most deals
 BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
 BEAM_PASSES = 5  # the compiled search's passes (the last 25,600 wide)
 BEAM_END = 0.3  # the end of its first phase (a share of the budget, or of RAMP_SECONDS)
@@ -267,10 +267,10 @@ _WITHIN = frozenset({("t", "t"), ("t", "c"), ("c", "t"), ("c", "c"), ("f", "f")}
 
 
 class _BeamRun(_Search):
-    """A layered beam search, for wins only (docs/solver.md, "Beam"): in the games of one
-    pass every move but a tableau move raises ``home + 2 * dealt - len(waste)`` (a play
-    back from a foundation lowers it: the search leaves those out), so the positions fall
-    into layers by that number.
+    """A layered beam search, for wins only (docs/solver.md, "Beam"): every move but a
+    tableau move raises ``home + 2 * dealt - len(waste)``, and a redeal the pass counted
+    above it (a play back from a foundation lowers it: the search leaves those out), so
+    the positions fall into layers by that number.
     A layer is first filled out by tableau moves (up to ``BEAM_CLOSURE`` times the
     width), then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
     the layers above.  Passes from the root with wider beams follow one another. A win is
@@ -283,6 +283,9 @@ class _BeamRun(_Search):
         rules = solver.rules
         self.stock_i, self.waste_i = rules.stock, rules.waste
         self.dealt0 = len(state.piles[self.stock_i])
+        # a redeal puts the waste, or the reserve piles, back in the stock (at most every
+        # card): a pass more counts above all that the pass before could reach
+        self.passes0, self.per_pass = state.passes, 2 * rules.total + 1
         self.visited: dict[bytes, tuple[State, _Link]] = {}  # the layer searched
         self.passes = 0
         self._steps: Iterator[None] | None = None
@@ -290,11 +293,13 @@ class _BeamRun(_Search):
             self._steps = self._search(widths)
 
     def level(self, st: State) -> int:
-        """The layer's number: every move but a tableau move raises it."""
+        """The layer's number: every move but a tableau move (and a play back from a
+        foundation, which lowers it) raises it."""
         piles = st.piles
         dealt = self.dealt0 - len(piles[self.stock_i])
         waste = len(piles[self.waste_i]) if self.waste_i >= 0 else 0
-        return self.solver.progress(st) + 2 * dealt - waste
+        return self.solver.progress(st) + 2 * dealt - waste + \
+            (st.passes - self.passes0) * self.per_pass
 
     def order(self, st: State) -> int:
         """How promising a position looks (higher first): :meth:`Solver.score` less
@@ -982,11 +987,11 @@ class Solver:
         # relaxation's first search, which runs without it)
         self.plans = rules.spec.space is not Space.AUTO
         self.multiset = multiset.applies(rules)
-        # the beam search in Python (docs/solver.md, "Beam"), for wins, in the other games
-        # of one pass through the stock: its layers hold there too (a play back from a
+        # the beam search in Python (docs/solver.md, "Beam"), for wins, in the games
+        # without the compiled one: its layers hold there too (a play back from a
         # foundation, which would lower them, it leaves out); not in Fours Up, whose search
         # over images wins there
-        self.plain_beam = rules.spec.passes == 1 and not self.relaxable and not self.multiset
+        self.plain_beam = not self.relaxable and not self.multiset
         self.playback = rules.spec.playback
         # two-deck waste games: depth-first wanders; best-first finds wins (docs/solver.md)
         self.best_first = rules.spec.decks > 1 and rules.spec.stock is StockKind.WASTE
@@ -1186,8 +1191,8 @@ class Solver:
 
         1. a guided search (10% of the budget) for a quick win (in Czarina the first
            phases take the shares of at most ``RAMP_SECONDS``, the exact search by
-           components most of them), then in the games of one pass (but Fours Up and
-           the 1883 rules) the beam search (to 30%, docs/solver.md "Beam");
+           components most of them), then, but in Fours Up, the 1883 rules and
+           Simplicity, the beam search (to 30%, docs/solver.md "Beam");
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
            50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
            a proof of loss;
@@ -1314,13 +1319,15 @@ class Solver:
                 result.proof = "relaxation"
                 return result
         elif self.plain_beam:
-            # in the other games of one pass (the Busy Aces family, Penta, Sixes and
-            # Sevens, Leap Year), in Python, narrower, with one turn a round: many of the
-            # wins that the guided searches miss within 10 s, in a second or two
-            # (docs/solver.md, "Beam", "In the relatives")
+            # in the other games (the relatives, Quadrennial), in Python, narrower, with
+            # one turn a round: many of the wins that the guided searches miss within
+            # 10 s, in a second or two (docs/solver.md, "Beam", "In the relatives"); its
+            # own phase only where there is a waste (in Quadrennial, whose other searches
+            # win every deal, it would leave 4 of deals 1-200 undecided at 2 s)
             beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN)
             searched.append(beam)
-            if beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
+            if self.rules.waste >= 0 and \
+                    beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
                 return self._result(beam, WON, start, track_memory, extra=others(beam))
         # guided searches with other tie-breaks (restarts), then the exact searches
         searched = [r for r in searched if r is not compiled]
