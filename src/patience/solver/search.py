@@ -1192,7 +1192,8 @@ class Solver:
         1. a guided search (10% of the budget) for a quick win (in Czarina the first
            phases take the shares of at most ``RAMP_SECONDS``, the exact search by
            components most of them), then, but in Fours Up, the 1883 rules and
-           Simplicity, the beam search (to 30%, docs/solver.md "Beam");
+           Simplicity, the beam search (to 30%, where there is a waste; docs/solver.md
+           "Beam");
         2. in the Four Seasons family, the search guided by the relaxation's plans (up to
            50%; not in Czarina), then the relaxation alone from the root (up to 60%), for
            a proof of loss;
