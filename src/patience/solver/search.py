@@ -295,17 +295,18 @@ class _BeamRun(_Search):
     def level(self, st: State) -> int:
         """The layer's number: every move but a tableau move (and a play back from a
         foundation, which lowers it) raises it."""
-        piles = st.piles
-        dealt = self.dealt0 - len(piles[self.stock_i])
-        waste = len(piles[self.waste_i]) if self.waste_i >= 0 else 0
-        return self.solver.progress(st) + 2 * dealt - waste + \
+        dealt = self.dealt0 - len(st.piles[self.stock_i])
+        return self.solver.progress(st) + 2 * dealt - self.waste(st) + \
             (st.passes - self.passes0) * self.per_pass
+
+    def waste(self, st: State) -> int:
+        """How many cards are in the waste (none where the game has no waste)."""
+        return len(st.piles[self.waste_i]) if self.waste_i >= 0 else 0
 
     def order(self, st: State) -> int:
         """How promising a position looks (higher first): :meth:`Solver.score` less
         ``BEAM_WASTE`` for each waste card (every one must leave it, from the top)."""
-        waste = len(st.piles[self.waste_i]) if self.waste_i >= 0 else 0
-        return self.solver.score(st) - BEAM_WASTE * waste
+        return self.solver.score(st) - BEAM_WASTE * self.waste(st)
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self._steps is None:
