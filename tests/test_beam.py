@@ -16,7 +16,7 @@ from patience.games import all_specs, get_spec
 from patience.rules import Rules, State
 from patience.rules.spec import GameSpec
 from patience.solver import LOST, UNKNOWN, WON, clock, relaxed, solver_for
-from patience.solver.search import BEAM_WIDTHS_PLAIN, _BeamRun, _CompiledBeamRun
+from patience.solver.search import BEAM_CLOSURE_PLAIN, BEAM_WIDTHS_PLAIN, _BeamRun, _CompiledBeamRun
 from test_solver_exhaustive import QUAD_ONE_SUIT, RELATIVE_CASES, Case, exhaustive
 
 
@@ -88,15 +88,15 @@ def test_the_compiled_beam_wins_full_deals_the_other_searches_leave_open(
 
 
 def test_a_beam_that_dies_out_is_no_proof() -> None:  # RULES A1
-    # Four Seasons deal 147: every pass of the compiled beam dies out, and the solver wins
+    # Four Seasons deal 126: every pass of the compiled beam dies out, and the solver wins
     # the deal (its compiled searches, within a second)
     rules = rules_for(get_spec("four-seasons"))
-    _, c = compiled_beam(rules, rules.initial_state(147), width=100, passes=5)
+    _, c = compiled_beam(rules, rules.initial_state(126), width=100, passes=5)
     assert c.search(-1, 60.0, True)[0] == UNKNOWN and c.finished
     c.release()
     result = solver_for(get_spec("four-seasons")).solve(
-        Game("four-seasons", deal=147).state, max_seconds=10, cpu_time=True)
-    assert result.status == WON and replays("four-seasons", 147, result.moves)
+        Game("four-seasons", deal=126).state, max_seconds=10, cpu_time=True)
+    assert result.status == WON and replays("four-seasons", 126, result.moves)
 
 
 def test_the_beam_in_python_wins_a_full_deal() -> None:  # RULES A1
@@ -195,7 +195,8 @@ def test_the_beam_in_python_wins_only_won_deals(case: Case) -> None:
     tally = {"won": 0, "lost": 0, "missed": 0, "open": 0}
     for deal in case.deals[:20]:
         st = rules.initial_state(deal)
-        run = _BeamRun(solver, st, solver.solve_dead_end, widths=(2, 8))
+        run = _BeamRun(solver, st, solver.solve_dead_end, widths=(2, 8),
+                       closure=BEAM_CLOSURE_PLAIN)
         status = run.run(None, None)
         assert status in (WON, LOST)  # LOST: every pass died out, which proves nothing
         if status == WON:  # a line that replays: the deal is won
@@ -216,17 +217,17 @@ def test_the_solver_wins_with_the_beam_deals_the_relatives_runs_left_open(
     # unknown in the win-rate runs of solvers 1.6-1.17 (at 1 s; Busy Aces 4 at 10 s too,
     # Florentine 3868 and Acquaintance 1468 at 10 s); the beam wins each within 100,000
     # positions of the whole solve (Eights Down 2 in its second pass through the waste)
-    widths: list[tuple[int, ...]] = []
+    made_with: list[tuple[object, object]] = []
     init = _BeamRun.__init__
 
-    def made(self: _BeamRun, *args: object, **kw: tuple[int, ...]) -> None:
-        widths.append(kw["widths"])
+    def made(self: _BeamRun, *args: object, **kw: object) -> None:
+        made_with.append((kw["widths"], kw["closure"]))
         init(self, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_BeamRun, "__init__", made)
     g = Game(game, deal=deal)
     result = solver_for(g.spec).solve(g.state, max_nodes=100_000)
-    assert widths == [BEAM_WIDTHS_PLAIN]
+    assert made_with == [(BEAM_WIDTHS_PLAIN, BEAM_CLOSURE_PLAIN)]
     assert result.status == WON and replays(game, deal, result.moves)
 
 

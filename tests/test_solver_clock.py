@@ -57,11 +57,11 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """docs/solver.md, "Schedule", step 4: in Czarina the compiled exact search takes every
     other turn, and keeps doing so when a run drops out (in Four Seasons it takes that
-    run's turns).  Czarina deal 57's relaxation is won early (in its first phase, within
+    run's turns).  Czarina deal 105's relaxation is won early (in its first phase, within
     0.1 s, or on a slower machine in one of its first turns), so it drops out of the
     turns; the exact search then alternates with the compiled guided search and the beam
     search (solver 1.19 gave the exact search the relaxation's turns too: two turns of
-    three).  Deal 57 is undecided within four seconds, of which the first phases take 1.4
+    three).  Deal 105 is undecided within four seconds, of which the first phases take 1.4
     (``search.RAMP_SECONDS``) and the turns the rest."""
     calls: list[str] = []
     dry_at: list[int] = []  # the call in which the relaxation was won
@@ -89,7 +89,7 @@ def test_the_compiled_exact_search_keeps_every_other_turn_when_a_run_drops_out(
     monkeypatch.setattr(search._CompiledRun, "run", run)
     monkeypatch.setattr(search._CompiledBeamRun, "run", run_beam)
     monkeypatch.setattr(search._RelaxedRun, "run", run_relaxed)
-    result = solve(Game("czarina", deal=57), max_seconds=4.0, cpu_time=True)
+    result = solve(Game("czarina", deal=105), max_seconds=4.0, cpu_time=True)
     assert result.status == "unknown"
     assert calls[:4] == ["guided", "beam", "exact", "relaxation"], calls  # the first phases
     assert dry_at, calls  # won in its first phase or one of its first turns

@@ -2053,7 +2053,7 @@ static PyObject *xresult(Exact *x) {
  * proves nothing. */
 
 #define BEAM_LEVELS 160   /* levels: at most 52 home + 2 * 47 dealt */
-#define BEAM_CLOSURE 10
+#define BEAM_CLOSURE 1     /* a layer filled out to the width (ten times: slower, fewer wins) */
 #define BEAM_WASTE 60     /* what a waste card costs in the order (a card home: 100) */
 
 typedef struct { int32_t parent; XMove m; } BRec;  /* how a position was reached */

@@ -255,10 +255,15 @@ BEAM_WIDTHS = (100, 400, 1600)
 #: the beam's widths in the other games, searched in Python (the relatives, Quadrennial):
 #: a few positions a layer win most deals
 BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
-BEAM_PASSES = 5  # the compiled search's passes (the last 25,600 wide)
+BEAM_PASSES = 6  # the compiled search's passes (the last 102,400 wide)
 BEAM_END = 0.3  # the end of its first phase (a share of the budget, or of RAMP_SECONDS)
 BEAM_TURNS = 2  # its turns a round
-BEAM_CLOSURE = 10  # positions of one layer searched by tableau moves, per place in the beam
+#: positions of one layer searched by tableau moves, per place in the beam: in the Four
+#: Seasons family as many as the beam (a layer filled out ten times over is slower to
+#: search and finds fewer wins), in the other games ten times as many (their tableau
+#: moves are most of a line)
+BEAM_CLOSURE = 1
+BEAM_CLOSURE_PLAIN = 10
 BEAM_WASTE = 60  # what a waste card costs in the beam's order (a card home is 100)
 
 _Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and the rest
@@ -271,15 +276,16 @@ class _BeamRun(_Search):
     tableau move raises ``home + 2 * dealt - len(waste)``, and a redeal the pass counted
     above it (a play back from a foundation lowers it: the search leaves those out), so
     the positions fall into layers by that number.
-    A layer is first filled out by tableau moves (up to ``BEAM_CLOSURE`` times the
-    width), then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
+    A layer is first filled out by tableau moves (up to ``closure`` times the width),
+    then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
     the layers above.  Passes from the root with wider beams follow one another. A win is
     a real line; a pass that dies out proves nothing, and after the last one the run
     drops out of the turns (as a guided search that runs dry)."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
-                 widths: tuple[int, ...] = BEAM_WIDTHS) -> None:
+                 widths: tuple[int, ...] = BEAM_WIDTHS, closure: int = BEAM_CLOSURE) -> None:
         super().__init__(solver, state, prune)
+        self.closure = closure
         rules = solver.rules
         self.stock_i, self.waste_i = rules.stock, rules.waste
         self.dealt0 = len(state.piles[self.stock_i])
@@ -345,7 +351,7 @@ class _BeamRun(_Search):
         solver, prune, key = self.solver, self.prune, self.solver.key
         layers: dict[int, dict[bytes, tuple[State, _Link]]] = {
             self.level(self.root): {key(self.root): (self.root, (tuple(self.root_line), None))}}
-        cap = BEAM_CLOSURE * width
+        cap = self.closure * width
         while layers:
             here = min(layers)
             layer = self.visited = layers.pop(here)
@@ -1326,7 +1332,8 @@ class Solver:
             # 10 s, in a second or two (docs/solver.md, "Beam", "In the relatives"); its
             # own phase only where there is a waste (in Quadrennial, whose other searches
             # win every deal, it would leave 4 of deals 1-200 undecided at 2 s)
-            beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN)
+            beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN,
+                            closure=BEAM_CLOSURE_PLAIN)
             searched.append(beam)
             if self.rules.waste >= 0 and \
                     beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
