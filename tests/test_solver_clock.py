@@ -122,7 +122,7 @@ def test_czarinas_first_phases_are_those_of_a_two_second_solve(
     """docs/solver.md, "Schedule": Czarina's compiled guided search has the first tenth of
     ``search.RAMP_SECONDS`` and its exact search by components runs to six tenths, whatever
     the budget above it; Four Seasons' phases are shares of the budget.  Czarina deal 13 and
-    Four Seasons deal 273 are decided by neither phase, nor by the beam search's between
+    Four Seasons deal 113 are decided by neither phase, nor by the beam search's between
     them (the first phase ends the solve when it wins)."""
     ends: list[float] = []
     real = search._CompiledRun.run
@@ -137,7 +137,7 @@ def test_czarinas_first_phases_are_those_of_a_two_second_solve(
         return real(self, deadline, max_nodes)
 
     monkeypatch.setattr(search._CompiledRun, "run", run)
-    deal = 13 if game_id == "czarina" else 273
+    deal = 13 if game_id == "czarina" else 113
     with pytest.raises(_Stop):
         solve(Game(game_id, deal=deal), max_seconds=budget, cpu_time=True)
     assert ends[1] - ends[0] == pytest.approx(exact_end - guided_end, abs=1e-9)
