@@ -16,7 +16,13 @@ from patience.games import all_specs, get_spec
 from patience.rules import Rules, State
 from patience.rules.spec import GameSpec
 from patience.solver import LOST, UNKNOWN, WON, clock, relaxed, solver_for
-from patience.solver.search import BEAM_CLOSURE_PLAIN, BEAM_WIDTHS_PLAIN, _BeamRun, _CompiledBeamRun
+from patience.solver.search import (
+    BEAM_CLOSURE_PLAIN,
+    BEAM_SPREAD_PLAIN,
+    BEAM_WIDTHS_PLAIN,
+    _BeamRun,
+    _CompiledBeamRun,
+)
 from test_solver_exhaustive import QUAD_ONE_SUIT, RELATIVE_CASES, Case, exhaustive
 
 
@@ -100,12 +106,12 @@ def test_a_beam_that_dies_out_is_no_proof() -> None:  # RULES A1
 
 
 def test_the_beam_in_python_wins_a_full_deal() -> None:  # RULES A1
-    # Four Seasons deal 104: left unknown at 60 s by solver 1.27; won by the first pass
+    # Four Seasons deal 283: left unknown at 60 s by solver 1.27; won by the first pass
     solver = solver_for(get_spec("four-seasons"))
-    run = _BeamRun(solver, Game("four-seasons", deal=104).state, solver.solve_dead_end,
+    run = _BeamRun(solver, Game("four-seasons", deal=283).state, solver.solve_dead_end,
                    widths=(100,))
     assert run.run(None, 400_000) == WON
-    assert replays("four-seasons", 104, [str(m) for m in run.line])
+    assert replays("four-seasons", 283, [str(m) for m in run.line])
 
 
 def test_a_beam_search_in_steps_is_the_same_search() -> None:
@@ -217,17 +223,17 @@ def test_the_solver_wins_with_the_beam_deals_the_relatives_runs_left_open(
     # unknown in the win-rate runs of solvers 1.6-1.17 (at 1 s; Busy Aces 4 at 10 s too,
     # Florentine 3868 and Acquaintance 1468 at 10 s); the beam wins each within 100,000
     # positions of the whole solve (Eights Down 2 in its second pass through the waste)
-    made_with: list[tuple[object, object]] = []
+    made_with: list[tuple[object, object, object]] = []
     init = _BeamRun.__init__
 
     def made(self: _BeamRun, *args: object, **kw: object) -> None:
-        made_with.append((kw["widths"], kw["closure"]))
+        made_with.append((kw["widths"], kw["closure"], kw["spread"]))
         init(self, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_BeamRun, "__init__", made)
     g = Game(game, deal=deal)
     result = solver_for(g.spec).solve(g.state, max_nodes=100_000)
-    assert made_with == [(BEAM_WIDTHS_PLAIN, BEAM_CLOSURE_PLAIN)]
+    assert made_with == [(BEAM_WIDTHS_PLAIN, BEAM_CLOSURE_PLAIN, BEAM_SPREAD_PLAIN)]
     assert result.status == WON and replays(game, deal, result.moves)
 
 
@@ -254,3 +260,45 @@ def test_a_redeal_raises_the_layer() -> None:  # RULES A6, B2, B3
             move = next(m for m in g.legal_moves() if str(m) == "deal")
             g.play(str(move))
             assert run.level(g.state) > before, game
+
+
+def test_a_layer_sends_on_one_tableau_a_skeleton_first() -> None:  # RULES A1
+    # positions of Four Seasons deal 1 within five moves: many share their stock, waste
+    # and foundations and differ only in the tableau; with ``spread`` 1 the beam's places
+    # go to the best of each such skeleton before a second of any, in the order's ranks
+    g = Game("four-seasons", deal=1)
+    solver = solver_for(g.spec)
+    rules = solver.rules
+    seen = {solver.key(g.state): g.state}
+    frontier = [g.state]
+    for _ in range(5):
+        grown = []
+        for st in frontier:
+            for m in rules.legal_moves(st):
+                child = rules.apply(st, m)
+                if solver.key(child) not in seen:
+                    seen[solver.key(child)] = child
+                    grown.append(child)
+        frontier = grown
+    entries = [(st, ((), None)) for st in seen.values()]
+    skeleton = solver.key_without_tableau
+    skeletons = {skeleton(st) for st in seen.values()}
+    assert len(entries) > 2 * len(skeletons) and len(skeletons) >= 8
+
+    spread = _BeamRun(solver, g.state, None, widths=(4,), spread=1)
+    plain = _BeamRun(solver, g.state, None, widths=(4,), spread=None)
+    ranked = sorted(entries, key=lambda e: plain.order(e[0]), reverse=True)
+    assert plain.best(entries, 8) == ranked[:8]
+
+    width = len(skeletons) + 3
+    best = spread.best(entries, width)
+    assert len(best) == width
+    first = best[:len(skeletons)]
+    assert {skeleton(st) for st, _ in first} == skeletons  # one of each, first
+    for st, _ in first:  # each the best of its skeleton
+        assert spread.order(st) == max(spread.order(o) for o, _ in entries
+                                       if skeleton(o) == skeleton(st))
+    orders = [spread.order(st) for st, _ in first]
+    assert orders == sorted(orders, reverse=True)
+    rest = [e for e in ranked if not any(e is b for b in first)]
+    assert best[len(skeletons):] == rest[:3]  # then the others, in order

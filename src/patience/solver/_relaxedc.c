@@ -2055,6 +2055,7 @@ static PyObject *xresult(Exact *x) {
 #define BEAM_LEVELS 160   /* levels: at most 52 home + 2 * 47 dealt */
 #define BEAM_CLOSURE 1     /* a layer filled out to the width (ten times: slower, fewer wins) */
 #define BEAM_WASTE 60     /* what a waste card costs in the order (a card home: 100) */
+#define BEAM_SPREAD 1     /* positions of one skeleton that go on before the others' second */
 
 typedef struct { int32_t parent; XMove m; } BRec;  /* how a position was reached */
 typedef struct { XState st; int32_t rec, score; } BLive;
@@ -2070,6 +2071,9 @@ struct Beam {
     size_t norder;           /* the positions of the layer that go on (its first ones) */
     size_t compacted;        /* the records left by the last compaction (bcompact) */
     XState root;             /* after its safe moves */
+    uint64_t *skel; size_t scap;  /* bspread: the skeletons met in a layer (0: a free slot) */
+    int32_t *taken;               /* and how many of each go on */
+    BLive *spare; size_t spcap;   /* and the positions left for later */
 };
 
 static inline int blevel(const Relaxed *r, const XState *s) {
@@ -2103,6 +2107,7 @@ static void bfree(struct Beam *b) {
     if (!b) return;
     for (int i = 0; i < BEAM_LEVELS; i++) blayer_free(&b->lay[i]);
     big_free(b->recs);
+    free(b->skel); free(b->taken); free(b->spare);
     free(b);
 }
 
@@ -2235,6 +2240,47 @@ static int cmp_live(const void *pa, const void *pb) {
     return a->rec < b->rec ? -1 : a->rec > b->rec;
 }
 
+/* the layer ``l``, sorted best first, ordered again so that its best ``width`` positions
+ * hold the best BEAM_SPREAD of each skeleton (stock, waste, foundations: the positions
+ * that differ only in the tableau) before a further one of any, each part kept in its
+ * order: a beam of many tableaux of one skeleton searches about the same lines many times
+ * over (docs/solver.md, "Beam", "One tableau a skeleton") */
+static int bspread(struct Beam *b, const Relaxed *r, BLayer *l) {
+    size_t width = (size_t)b->width;
+    if (l->n <= width) return 0;
+    size_t cap = 1024;
+    while (cap < 2 * l->n) cap <<= 1;
+    if (cap > b->scap) {
+        free(b->skel); free(b->taken);
+        b->skel = malloc(cap * sizeof(uint64_t));
+        b->taken = malloc(cap * sizeof(int32_t));
+        b->scap = b->skel && b->taken ? cap : 0;
+        if (!b->scap) return -2;
+    }
+    if (l->n > b->spcap) {
+        free(b->spare);
+        b->spcap = 0;
+        if (!(b->spare = malloc(l->n * sizeof(BLive)))) return -2;
+        b->spcap = l->n;
+    }
+    memset(b->skel, 0, cap * sizeof(uint64_t));
+    size_t front = 0, back = 0;
+    for (size_t j = 0; j < l->n; j++) {  /* (front <= j: the places written were read) */
+        uint64_t k = xskeleton(r, &l->v[j].st);
+        size_t i = (size_t)mix64(k) & (cap - 1);
+        while (b->skel[i] && b->skel[i] != k) i = (i + 1) & (cap - 1);
+        if (!b->skel[i]) { b->skel[i] = k; b->taken[i] = 0; }
+        if (front < width && b->taken[i] < BEAM_SPREAD) {
+            b->taken[i]++;
+            l->v[front++] = l->v[j];
+        } else {
+            b->spare[back++] = l->v[j];
+        }
+    }
+    memcpy(l->v + front, b->spare, back * sizeof(BLive));
+    return 0;
+}
+
 /* starts a pass: the root in its layer; 0, or 1 when no pass is left */
 static int bstart(Exact *x, struct Beam *b) {
     if (b->pass >= b->passes) return 1;
@@ -2295,6 +2341,7 @@ static int beam_search(Exact *x, double deadline, int cpu, long long limit) {
             /* the best of the layer */
             for (size_t j = 0; j < l->n; j++) l->v[j].score = bscore(r, &l->v[j].st);
             qsort(l->v, l->n, sizeof(BLive), cmp_live);
+            if ((err = bspread(b, r, l)) < 0) return err;
             b->norder = l->n < (size_t)b->width ? l->n : (size_t)b->width;
             b->phase = 1; b->i = 0;
         }

@@ -12,7 +12,7 @@ import collections
 import heapq
 import tracemalloc
 import zlib
-from collections.abc import Callable, Collection, Generator, Iterator
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -264,6 +264,11 @@ BEAM_TURNS = 2  # its turns a round
 #: moves are most of a line)
 BEAM_CLOSURE = 1
 BEAM_CLOSURE_PLAIN = 10
+#: positions of one skeleton (all but the tableau) that go on from a layer before a further
+#: one of any (docs/solver.md, "One tableau a skeleton"); None: the best, whatever they are,
+#: as in the other games, where spreading them won no more deals
+BEAM_SPREAD: int | None = 1
+BEAM_SPREAD_PLAIN: int | None = None
 BEAM_WASTE = 60  # what a waste card costs in the beam's order (a card home is 100)
 
 _Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and the rest
@@ -283,9 +288,11 @@ class _BeamRun(_Search):
     drops out of the turns (as a guided search that runs dry)."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
-                 widths: tuple[int, ...] = BEAM_WIDTHS, closure: int = BEAM_CLOSURE) -> None:
+                 widths: tuple[int, ...] = BEAM_WIDTHS, closure: int = BEAM_CLOSURE,
+                 spread: int | None = BEAM_SPREAD) -> None:
         super().__init__(solver, state, prune)
         self.closure = closure
+        self.spread = spread
         rules = solver.rules
         self.stock_i, self.waste_i = rules.stock, rules.waste
         self.dealt0 = len(state.piles[self.stock_i])
@@ -313,6 +320,28 @@ class _BeamRun(_Search):
         """How promising a position looks (higher first): :meth:`Solver.score` less
         ``BEAM_WASTE`` for each waste card (every one must leave it, from the top)."""
         return self.solver.score(st) - BEAM_WASTE * self.waste(st)
+
+    def best(self, layer: Iterable[tuple[State, _Link]],
+             width: int) -> list[tuple[State, _Link]]:
+        """The ``width`` positions of a layer that go on: the best by :meth:`order`, but
+        with ``spread``, the best ``spread`` of each skeleton (all but the tableau) before
+        a further one of any (docs/solver.md, "One tableau a skeleton")."""
+        ranked = sorted(layer, key=lambda e: self.order(e[0]), reverse=True)
+        if self.spread is None or len(ranked) <= width:
+            return ranked[:width]
+        skeleton = self.solver.key_without_tableau
+        taken: dict[bytes, int] = {}
+        first: list[tuple[State, _Link]] = []
+        rest: list[tuple[State, _Link]] = []
+        for entry in ranked:
+            k = skeleton(entry[0])
+            n = taken.get(k, 0)
+            if len(first) < width and n < self.spread:
+                taken[k] = n + 1
+                first.append(entry)
+            else:
+                rest.append(entry)
+        return (first + rest)[:width]
 
     def run(self, deadline: float | None, max_nodes: int | None) -> str:
         if self.status != UNKNOWN or self._steps is None:
@@ -376,7 +405,7 @@ class _BeamRun(_Search):
                     if len(layer) >= cap:
                         break
                 frontier = grown
-            best = sorted(layer.values(), key=lambda e: self.order(e[0]), reverse=True)[:width]
+            best = self.best(layer.values(), width)
             if best:
                 prog = solver.progress(best[0][0])
                 if prog > self.best_progress:
@@ -1333,7 +1362,7 @@ class Solver:
             # own phase only where there is a waste (in Quadrennial, whose other searches
             # win every deal, it would leave 4 of deals 1-200 undecided at 2 s)
             beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN,
-                            closure=BEAM_CLOSURE_PLAIN)
+                            closure=BEAM_CLOSURE_PLAIN, spread=BEAM_SPREAD_PLAIN)
             searched.append(beam)
             if self.rules.waste >= 0 and \
                     beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
