@@ -2073,7 +2073,7 @@ struct Beam {
     XState root;             /* after its safe moves */
     uint64_t *skel; size_t scap;  /* bspread: the skeletons met in a layer (0: a free slot) */
     int32_t *taken;               /* and how many of each go on */
-    BLive *spare; size_t spcap;   /* and the positions left for later */
+    BLive *spare; size_t spcap;   /* and the positions that go on, in their new order */
 };
 
 static inline int blevel(const Relaxed *r, const XState *s) {
@@ -2240,11 +2240,12 @@ static int cmp_live(const void *pa, const void *pb) {
     return a->rec < b->rec ? -1 : a->rec > b->rec;
 }
 
-/* the layer ``l``, sorted best first, ordered again so that its best ``width`` positions
- * hold the best BEAM_SPREAD of each skeleton (stock, waste, foundations: the positions
- * that differ only in the tableau) before a further one of any, each part kept in its
- * order: a beam of many tableaux of one skeleton searches about the same lines many times
- * over (docs/solver.md, "Beam", "One tableau a skeleton") */
+/* the layer ``l``, sorted best first: its first ``width`` places (those that go on) are
+ * given again to the best BEAM_SPREAD of each skeleton (stock, waste, foundations: the
+ * positions that differ only in the tableau), then to the best of the others, each part
+ * in its order: a beam of many tableaux of one skeleton searches about the same lines
+ * many times over (docs/solver.md, "Beam", "One tableau a skeleton").  The places past
+ * the width are not read again (the layer is forgotten). */
 static int bspread(struct Beam *b, const Relaxed *r, BLayer *l) {
     size_t width = (size_t)b->width;
     if (l->n <= width) return 0;
@@ -2257,27 +2258,28 @@ static int bspread(struct Beam *b, const Relaxed *r, BLayer *l) {
         b->scap = b->skel && b->taken ? cap : 0;
         if (!b->scap) return -2;
     }
-    if (l->n > b->spcap) {
+    if (width > b->spcap) {
         free(b->spare);
         b->spcap = 0;
-        if (!(b->spare = malloc(l->n * sizeof(BLive)))) return -2;
-        b->spcap = l->n;
+        if (!(b->spare = malloc(width * sizeof(BLive)))) return -2;
+        b->spcap = width;
     }
     memset(b->skel, 0, cap * sizeof(uint64_t));
-    size_t front = 0, back = 0;
-    for (size_t j = 0; j < l->n; j++) {  /* (front <= j: the places written were read) */
+    size_t front = 0;
+    for (size_t j = 0; j < l->n && front < width; j++) {
         uint64_t k = xskeleton(r, &l->v[j].st);
         size_t i = (size_t)mix64(k) & (cap - 1);
         while (b->skel[i] && b->skel[i] != k) i = (i + 1) & (cap - 1);
         if (!b->skel[i]) { b->skel[i] = k; b->taken[i] = 0; }
-        if (front < width && b->taken[i] < BEAM_SPREAD) {
+        if (b->taken[i] < BEAM_SPREAD) {
             b->taken[i]++;
-            l->v[front++] = l->v[j];
-        } else {
-            b->spare[back++] = l->v[j];
+            b->spare[front++] = l->v[j];
+            l->v[j].score = INT32_MIN;  /* (taken: the order is no longer read) */
         }
     }
-    memcpy(l->v + front, b->spare, back * sizeof(BLive));
+    for (size_t j = 0; j < l->n && front < width; j++)
+        if (l->v[j].score != INT32_MIN) b->spare[front++] = l->v[j];
+    memcpy(l->v, b->spare, front * sizeof(BLive));
     return 0;
 }
 
