@@ -18,7 +18,6 @@ from patience.rules.spec import GameSpec
 from patience.solver import LOST, UNKNOWN, WON, clock, relaxed, solver_for
 from patience.solver.search import (
     BEAM_CLOSURE_PLAIN,
-    BEAM_SPREAD_PLAIN,
     BEAM_WIDTHS_PLAIN,
     _BeamRun,
     _CompiledBeamRun,
@@ -106,12 +105,14 @@ def test_a_beam_that_dies_out_is_no_proof() -> None:  # RULES A1
 
 
 def test_the_beam_in_python_wins_a_full_deal() -> None:  # RULES A1
-    # Four Seasons deal 283: left unknown at 60 s by solver 1.27; won by the first pass
+    # Four Seasons deal 104: left unknown at 60 s by solver 1.27; won by the first pass,
+    # and with one tableau a skeleton first, deal 283
     solver = solver_for(get_spec("four-seasons"))
-    run = _BeamRun(solver, Game("four-seasons", deal=283).state, solver.solve_dead_end,
-                   widths=(100,))
-    assert run.run(None, 400_000) == WON
-    assert replays("four-seasons", 283, [str(m) for m in run.line])
+    for deal, spread in ((104, None), (283, 1)):
+        run = _BeamRun(solver, Game("four-seasons", deal=deal).state, solver.solve_dead_end,
+                       widths=(100,), spread=spread)
+        assert run.run(None, 400_000) == WON, deal
+        assert replays("four-seasons", deal, [str(m) for m in run.line]), deal
 
 
 def test_a_beam_search_in_steps_is_the_same_search() -> None:
@@ -227,13 +228,13 @@ def test_the_solver_wins_with_the_beam_deals_the_relatives_runs_left_open(
     init = _BeamRun.__init__
 
     def made(self: _BeamRun, *args: object, **kw: object) -> None:
-        made_with.append((kw["widths"], kw["closure"], kw["spread"]))
+        made_with.append((kw["widths"], kw["closure"], kw.get("spread")))
         init(self, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(_BeamRun, "__init__", made)
     g = Game(game, deal=deal)
     result = solver_for(g.spec).solve(g.state, max_nodes=100_000)
-    assert made_with == [(BEAM_WIDTHS_PLAIN, BEAM_CLOSURE_PLAIN, BEAM_SPREAD_PLAIN)]
+    assert made_with == [(BEAM_WIDTHS_PLAIN, BEAM_CLOSURE_PLAIN, None)]
     assert result.status == WON and replays(game, deal, result.moves)
 
 
@@ -281,12 +282,14 @@ def test_a_layer_sends_on_one_tableau_a_skeleton_first() -> None:  # RULES A1
                     grown.append(child)
         frontier = grown
     entries = [(st, ((), None)) for st in seen.values()]
-    skeleton = solver.key_without_tableau
+    spread = _BeamRun(solver, g.state, None, widths=(4,), spread=1)
+    plain = _BeamRun(solver, g.state, None, widths=(4,), spread=None)
+    skeleton = spread.skeleton  # all but the tableau
+    assert skeleton(g.state) == tuple(p for i, p in enumerate(g.state.piles)
+                                      if i not in rules.tab)
     skeletons = {skeleton(st) for st in seen.values()}
     assert len(entries) > 2 * len(skeletons) and len(skeletons) >= 8
 
-    spread = _BeamRun(solver, g.state, None, widths=(4,), spread=1)
-    plain = _BeamRun(solver, g.state, None, widths=(4,), spread=None)
     ranked = sorted(entries, key=lambda e: plain.order(e[0]), reverse=True)
     assert plain.best(entries, 8) == ranked[:8]
 

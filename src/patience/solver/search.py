@@ -264,11 +264,6 @@ BEAM_TURNS = 2  # its turns a round
 #: moves are most of a line)
 BEAM_CLOSURE = 1
 BEAM_CLOSURE_PLAIN = 10
-#: positions of one skeleton (all but the tableau) that go on from a layer before a further
-#: one of any (docs/solver.md, "One tableau a skeleton"); None: the best, whatever they are,
-#: as in the other games, where spreading them won no more deals
-BEAM_SPREAD: int | None = 1
-BEAM_SPREAD_PLAIN: int | None = None
 BEAM_WASTE = 60  # what a waste card costs in the beam's order (a card home is 100)
 
 _Link = tuple[tuple[Move, ...], "_Link | None"]  # a line, as its last moves and the rest
@@ -283,17 +278,24 @@ class _BeamRun(_Search):
     the positions fall into layers by that number.
     A layer is first filled out by tableau moves (up to ``closure`` times the width),
     then only its ``width`` best positions by :meth:`_BeamRun.order` go on to
-    the layers above.  Passes from the root with wider beams follow one another. A win is
-    a real line; a pass that dies out proves nothing, and after the last one the run
-    drops out of the turns (as a guided search that runs dry)."""
+    the layers above (with ``spread``, see :meth:`best`).  Passes from the root with wider
+    beams follow one another. A win is a real line; a pass that dies out proves nothing,
+    and after the last one the run drops out of the turns (as a guided search that runs
+    dry).
+
+    ``spread`` is the compiled beam's rule (``BEAM_SPREAD`` in ``_relaxedc.c``, 1), kept
+    here as its reference; the solver's beams in Python go without it: at their speed
+    it wins fewer deals within a solve's budget (docs/solver.md, "One tableau a
+    skeleton")."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  widths: tuple[int, ...] = BEAM_WIDTHS, closure: int = BEAM_CLOSURE,
-                 spread: int | None = BEAM_SPREAD) -> None:
+                 spread: int | None = None) -> None:
         super().__init__(solver, state, prune)
         self.closure = closure
         self.spread = spread
         rules = solver.rules
+        self._skeleton_piles = tuple(i for i in range(len(state.piles)) if i not in rules.tab)
         self.stock_i, self.waste_i = rules.stock, rules.waste
         self.dealt0 = len(state.piles[self.stock_i])
         # a redeal puts the waste, or the reserve piles, back in the stock (at most every
@@ -321,6 +323,12 @@ class _BeamRun(_Search):
         ``BEAM_WASTE`` for each waste card (every one must leave it, from the top)."""
         return self.solver.score(st) - BEAM_WASTE * self.waste(st)
 
+    def skeleton(self, st: State) -> tuple[tuple[int, ...], ...]:
+        """All but the tableau, as the piles lie (not sorted as in the keys: a skeleton
+        told apart only by the order of its foundations spreads the beam a little less)."""
+        piles = st.piles
+        return tuple(piles[i] for i in self._skeleton_piles)
+
     def best(self, layer: Iterable[tuple[State, _Link]],
              width: int) -> list[tuple[State, _Link]]:
         """The ``width`` positions of a layer that go on: the best by :meth:`order`, but
@@ -329,17 +337,19 @@ class _BeamRun(_Search):
         ranked = sorted(layer, key=lambda e: self.order(e[0]), reverse=True)
         if self.spread is None or len(ranked) <= width:
             return ranked[:width]
-        skeleton = self.solver.key_without_tableau
-        taken: dict[bytes, int] = {}
+        skeleton = self.skeleton
+        taken: dict[tuple[tuple[int, ...], ...], int] = {}
         first: list[tuple[State, _Link]] = []
         rest: list[tuple[State, _Link]] = []
         for entry in ranked:
             k = skeleton(entry[0])
             n = taken.get(k, 0)
-            if len(first) < width and n < self.spread:
+            if n < self.spread:
                 taken[k] = n + 1
                 first.append(entry)
-            else:
+                if len(first) == width:
+                    return first
+            elif len(rest) < width:
                 rest.append(entry)
         return (first + rest)[:width]
 
@@ -1362,7 +1372,7 @@ class Solver:
             # own phase only where there is a waste (in Quadrennial, whose other searches
             # win every deal, it would leave 4 of deals 1-200 undecided at 2 s)
             beam = _BeamRun(self, state, prune, widths=BEAM_WIDTHS_PLAIN,
-                            closure=BEAM_CLOSURE_PLAIN, spread=BEAM_SPREAD_PLAIN)
+                            closure=BEAM_CLOSURE_PLAIN)
             searched.append(beam)
             if self.rules.waste >= 0 and \
                     beam.run(share(BEAM_END), node_share(BEAM_END)) == WON:
