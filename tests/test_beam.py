@@ -292,16 +292,25 @@ def test_a_layer_sends_on_one_tableau_a_skeleton_first() -> None:  # RULES A1
 
     ranked = sorted(entries, key=lambda e: plain.order(e[0]), reverse=True)
     assert plain.best(entries, 8) == ranked[:8]
+    # with ``spread``, between equals the later in the layer first (as the compiled beam)
+    later_first = sorted(entries[::-1], key=lambda e: spread.order(e[0]), reverse=True)
+    assert later_first != ranked
 
     width = len(skeletons) + 3
     best = spread.best(entries, width)
     assert len(best) == width
     first = best[:len(skeletons)]
     assert {skeleton(st) for st, _ in first} == skeletons  # one of each, first
-    for st, _ in first:  # each the best of its skeleton
-        assert spread.order(st) == max(spread.order(o) for o, _ in entries
-                                       if skeleton(o) == skeleton(st))
+    tied = 0
+    for st, _ in first:  # each the best of its skeleton, the last met of its equals
+        mine = [o for o, _ in entries if skeleton(o) == skeleton(st)]
+        top = max(spread.order(o) for o in mine)
+        assert spread.order(st) == top
+        equals = [o for o in mine if spread.order(o) == top]
+        assert st is equals[-1]
+        tied += len(equals) > 1
+    assert tied >= 3
     orders = [spread.order(st) for st, _ in first]
     assert orders == sorted(orders, reverse=True)
-    rest = [e for e in ranked if not any(e is b for b in first)]
+    rest = [e for e in later_first if not any(e is b for b in first)]
     assert best[len(skeletons):] == rest[:3]  # then the others, in order

@@ -2234,10 +2234,13 @@ static inline int bspent(const Exact *x, long long limit, double deadline, int c
     return (limit >= 0 && x->nodes >= limit) || (deadline >= 0 && now(cpu) >= deadline);
 }
 
+/* best first; between equals, the one kept later first (a tableau reached by more moves
+ * within its layer, or from a later parent): the beam then tries other arrangements of a
+ * skeleton than the first one met (docs/solver.md, "Ties, and most of two seconds in Czarina") */
 static int cmp_live(const void *pa, const void *pb) {
     const BLive *a = pa, *b = pb;
     if (a->score != b->score) return a->score > b->score ? -1 : 1;
-    return a->rec < b->rec ? -1 : a->rec > b->rec;
+    return a->rec > b->rec ? -1 : a->rec < b->rec;
 }
 
 /* the layer ``l``, sorted best first: its first ``width`` places (those that go on) are

@@ -256,7 +256,10 @@ BEAM_WIDTHS = (100, 400, 1600)
 #: a few positions a layer win most deals
 BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
 BEAM_PASSES = 6  # the compiled search's passes (the last 102,400 wide)
-BEAM_END = 0.3  # the end of its first phase (a share of the budget, or of RAMP_SECONDS)
+BEAM_END = 0.3  # the end of its first phase (a share of the budget)
+#: in Czarina, a share of RAMP_SECONDS: most of a two-second solve (docs/solver.md, "Ties,
+#: and most of two seconds in Czarina")
+BEAM_END_RAMPED = 0.8
 BEAM_TURNS = 2  # its turns a round
 #: positions of one layer searched by tableau moves, per place in the beam: in the Four
 #: Seasons family as many as the beam (a layer filled out ten times over is slower to
@@ -333,8 +336,13 @@ class _BeamRun(_Search):
              width: int) -> list[tuple[State, _Link]]:
         """The ``width`` positions of a layer that go on: the best by :meth:`order`, but
         with ``spread``, the best ``spread`` of each skeleton (all but the tableau) before
-        a further one of any (docs/solver.md, "One tableau a skeleton")."""
-        ranked = sorted(layer, key=lambda e: self.order(e[0]), reverse=True)
+        a further one of any (docs/solver.md, "One tableau a skeleton"), and between
+        equals the later in the layer first, as the compiled beam ("Ties, and most of two
+        seconds in Czarina")."""
+        entries = list(layer)
+        if self.spread is not None:
+            entries.reverse()  # (a stable sort: equals keep this order)
+        ranked = sorted(entries, key=lambda e: self.order(e[0]), reverse=True)
         if self.spread is None or len(ranked) <= width:
             return ranked[:width]
         skeleton = self.skeleton
@@ -752,10 +760,13 @@ class _PlanRun(_Search):
 GUIDED_HINT_NODES = 300
 
 #: Czarina's first phases take the shares of a solve of this many seconds, whatever the
-#: budget (the guided search a tenth, the exact search by components to six tenths, the
-#: relaxation to seven), and the turns have the rest: the first two seconds of a longer
-#: solve are a two-second solve, in which the exact search has most of the time
+#: budget (the guided search a tenth, the beam to eight tenths, the exact search by
+#: components to nine, the relaxation to nineteen twentieths), and the turns have the rest:
+#: the first two seconds of a longer solve are a two-second solve, in which the beam has
+#: most of the time (since solver 1.33; the exact search until 1.32)
 RAMP_SECONDS = 2.0
+EXACT_END_RAMPED = 0.9  # the exact search's first phase ends there (a share of RAMP_SECONDS)
+RELAX_END_RAMPED = 0.95  # and the relaxation's
 
 #: images the search over the tableau as a multiset keeps (about 100 bytes each): at most
 #: 400 MB; once full, it can no longer prove a loss and stops
@@ -1332,7 +1343,8 @@ class Solver:
                 held.append(beam)
             if beam is not None:
                 searched.append(beam)
-                if beam.run(phase(BEAM_END), node_share(BEAM_END)) == WON:
+                if beam.run(phase(BEAM_END_RAMPED if ramped else BEAM_END),
+                            node_share(BEAM_END)) == WON:
                     return self._result(beam, WON, start, track_memory, extra=others(beam))
             # the exact search compiled, by components, where there is one (Four Seasons,
             # Czarina): it finds in a fraction of a second most wins the guided one missed
@@ -1341,7 +1353,8 @@ class Solver:
                 compiled = early
                 held.append(early)
                 searched.append(early)
-                status = early.run(phase(0.6) if ramped else share(0.35), node_share(0.2))
+                status = early.run(phase(EXACT_END_RAMPED) if ramped else share(0.35),
+                                   node_share(0.2))
                 if status != UNKNOWN:
                     return self._exact_result(early, status, start, track_memory,
                                               others(early), rx)
@@ -1359,7 +1372,7 @@ class Solver:
                 later -= 0.25  # (the plan search's share goes to the others)
             rx_run = _RelaxedRun(self, state, rx)
             searched.append(rx_run)
-            rx_end = phase(0.7) if ramped else share(0.6 + later)
+            rx_end = phase(RELAX_END_RAMPED) if ramped else share(0.6 + later)
             if known_lost(state) or rx_run.run(rx_end, node_share(0.2)) == LOST:
                 proved = plan or rx_run
                 result = self._result(proved, LOST, start, track_memory, extra=others(proved))
