@@ -256,10 +256,7 @@ BEAM_WIDTHS = (100, 400, 1600)
 #: a few positions a layer win most deals
 BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
 BEAM_PASSES = 6  # the compiled search's passes (the last 102,400 wide)
-BEAM_END = 0.3  # the end of its first phase (a share of the budget)
-#: in Czarina, a share of RAMP_SECONDS: most of a two-second solve (docs/solver.md, "Ties,
-#: and most of two seconds in Czarina")
-BEAM_END_RAMPED = 0.8
+BEAM_END = 0.3  # the end of its first phase (a share of the budget; Czarina: BEAM_END_RAMPED)
 BEAM_TURNS = 2  # its turns a round
 #: positions of one layer searched by tableau moves, per place in the beam: in the Four
 #: Seasons family as many as the beam (a layer filled out ten times over is slower to
@@ -765,7 +762,10 @@ GUIDED_HINT_NODES = 300
 #: the first two seconds of a longer solve are a two-second solve, in which the beam has
 #: most of the time (since solver 1.33; the exact search until 1.32)
 RAMP_SECONDS = 2.0
-EXACT_END_RAMPED = 0.9  # the exact search's first phase ends there (a share of RAMP_SECONDS)
+#: the ends of those phases, shares of RAMP_SECONDS (docs/solver.md, "Ties, and most of two
+#: seconds in Czarina"): the beam's,
+BEAM_END_RAMPED = 0.8
+EXACT_END_RAMPED = 0.9  # the exact search's
 RELAX_END_RAMPED = 0.95  # and the relaxation's
 
 #: images the search over the tableau as a multiset keeps (about 100 bytes each): at most
