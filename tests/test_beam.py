@@ -18,6 +18,11 @@ from patience.rules.spec import GameSpec
 from patience.solver import LOST, UNKNOWN, WON, clock, relaxed, solver_for
 from patience.solver.search import (
     BEAM_CLOSURE_PLAIN,
+    BEAM_GROWTH,
+    BEAM_GROWTH_RAMPED,
+    BEAM_PASSES,
+    BEAM_PASSES_RAMPED,
+    BEAM_WIDTHS,
     BEAM_WIDTHS_PLAIN,
     _BeamRun,
     _CompiledBeamRun,
@@ -25,10 +30,10 @@ from patience.solver.search import (
 from test_solver_exhaustive import QUAD_ONE_SUIT, RELATIVE_CASES, Case, exhaustive
 
 
-def compiled_beam(rules: Rules, st: State, width: int = 4, passes: int = 3,
+def compiled_beam(rules: Rules, st: State, width: int = 4, passes: int = 3, growth: int = 2,
                   ) -> tuple[relaxed.RelaxedSearch, relaxed.CompiledExact]:
     rx = relaxed.RelaxedSearch(rules, st)
-    c = rx.exact(st, beam=width, beam_passes=passes)
+    c = rx.exact(st, beam=width, beam_passes=passes, beam_growth=growth)
     assert c is not None
     return rx, c
 
@@ -84,7 +89,7 @@ def test_the_compiled_beam_wins_full_deals_the_other_searches_leave_open(
         game: str, deals: list[int]) -> None:  # RULES A1, A3
     rules = rules_for(get_spec(game))
     for deal in deals:
-        rx, c = compiled_beam(rules, rules.initial_state(deal), width=100, passes=5)
+        rx, c = compiled_beam(rules, rules.initial_state(deal), width=100, passes=9)
         verdict, line = c.search(-1, 60.0, True)
         assert verdict == WON, deal
         assert replays(game, deal, [str(m) for m in rx.exact_line(line)]), deal
@@ -96,7 +101,7 @@ def test_a_beam_that_dies_out_is_no_proof() -> None:  # RULES A1
     # Four Seasons deal 126: every pass of the compiled beam dies out, and the solver wins
     # the deal (its compiled searches, within a second)
     rules = rules_for(get_spec("four-seasons"))
-    _, c = compiled_beam(rules, rules.initial_state(126), width=100, passes=5)
+    _, c = compiled_beam(rules, rules.initial_state(126), width=100, passes=9)
     assert c.search(-1, 60.0, True)[0] == UNKNOWN and c.finished
     c.release()
     result = solver_for(get_spec("four-seasons")).solve(
@@ -113,6 +118,42 @@ def test_the_beam_in_python_wins_a_full_deal() -> None:  # RULES A1
                        widths=(100,), spread=spread)
         assert run.run(None, 400_000) == WON, deal
         assert replays("four-seasons", deal, [str(m) for m in run.line]), deal
+
+
+def test_each_pass_is_growth_times_as_wide_as_the_last() -> None:  # RULES A3
+    # docs/solver.md, "Passes twice as wide": the passes from 4 wide, on deals whose every
+    # pass dies out, end with the last one's width; a solve's beam doubles its width
+    rules = rules_for(get_spec("czarina").reduced(ranks=6, tableau=2))
+    died = 0
+    for deal in range(1, 40):
+        st = rules.initial_state(deal)
+        ends = {}
+        for growth in (2, 3):
+            _, c = compiled_beam(rules, st, width=4, passes=4, growth=growth)
+            assert c.beam_width == 0  # no pass begun
+            verdict, _ = c.search(-1, -1)
+            ends[growth] = (verdict, c.beam_width)
+            c.release()
+        if ends[2][0] == ends[3][0] == UNKNOWN:
+            died += 1
+            assert ends == {2: (UNKNOWN, 4 * 2 ** 3), 3: (UNKNOWN, 4 * 3 ** 3)}, deal
+    assert died >= 3
+    with pytest.raises(ValueError, match="a beam"):
+        compiled_beam(rules, rules.initial_state(1), growth=0)
+    # a solve's: Czarina's passes grow by two, Four Seasons' by four, both to 102,400
+    # (deals undecided at 10 s: the first pass dies out)
+    for game, deal, growth, passes in (
+            ("czarina", 2, BEAM_GROWTH_RAMPED, BEAM_PASSES_RAMPED),
+            ("four-seasons", 113, BEAM_GROWTH, BEAM_PASSES)):
+        solver = solver_for(get_spec(game))
+        st = solver.rules.initial_state(deal)
+        run = _CompiledBeamRun(solver, st, None, relaxed.RelaxedSearch(solver.rules, st))
+        assert run.c is not None and solver.ramped == (game == "czarina")
+        while run.c.beam_width <= BEAM_WIDTHS[0]:
+            assert run.c.search(1_000, -1)[0] == UNKNOWN and not run.c.finished
+        assert run.c.beam_width == BEAM_WIDTHS[0] * growth  # the second pass
+        assert BEAM_WIDTHS[0] * growth ** (passes - 1) == 102_400
+        run.release()
 
 
 def test_a_beam_search_in_steps_is_the_same_search() -> None:

@@ -18,7 +18,7 @@ __all__ = ["LOST", "SOLVER_VERSION", "UNKNOWN", "WON", "Hint", "SolveResult", "S
 #: the search decides more deals (a new proven cut, a better guide or move order): the
 #: verdicts already stored remain true, and the deals left unknown by an older minor
 #: version are solved again, at the same budget too.  (Stored "1" is "1.0".)
-SOLVER_VERSION = "1.33"
+SOLVER_VERSION = "1.34"
 
 
 def same_major(version: str) -> bool:

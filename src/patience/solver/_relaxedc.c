@@ -2048,9 +2048,9 @@ static PyObject *xresult(Exact *x) {
  * into layers by level.  The layer searched is first filled out by tableau moves (up to
  * BEAM_CLOSURE times the width), then its ``width`` best positions by bscore go on to the
  * layers above, and the layer is forgotten.  The passes from the root go on with a beam
- * four times as wide each.  A win is a real line (each position keeps the position it came
- * from and the move, and the line is made again from the root); a pass that dies out
- * proves nothing. */
+ * ``growth`` times as wide each (twice: docs/solver.md, "Passes twice as wide").  A win
+ * is a real line (each position keeps the position it came from and the move, and the
+ * line is made again from the root); a pass that dies out proves nothing. */
 
 #define BEAM_LEVELS 160   /* levels: at most 52 home + 2 * 47 dealt */
 #define BEAM_CLOSURE 1     /* a layer filled out to the width (ten times: slower, fewer wins) */
@@ -2062,7 +2062,7 @@ typedef struct { XState st; int32_t rec, score; } BLive;
 typedef struct { BLive *v; size_t n, cap; XKey *keys; size_t kcap, kn; } BLayer;
 
 struct Beam {
-    int width, passes, pass;
+    int width, passes, pass, growth;  /* growth: each pass so many times as wide */
     BRec *recs; size_t nrec, rcap;
     BLayer lay[BEAM_LEVELS];
     int here;                /* the layer searched; -1 before a pass */
@@ -2289,7 +2289,7 @@ static int bspread(struct Beam *b, const Relaxed *r, BLayer *l) {
 /* starts a pass: the root in its layer; 0, or 1 when no pass is left */
 static int bstart(Exact *x, struct Beam *b) {
     if (b->pass >= b->passes) return 1;
-    if (b->pass) b->width *= 4;
+    if (b->pass) b->width *= b->growth;
     b->pass++;
     for (int i = 0; i < BEAM_LEVELS; i++) blayer_free(&b->lay[i]);
     b->nrec = b->compacted = 0;
@@ -3291,7 +3291,8 @@ fail:
 static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"relaxed", "stock_length", "waste", "foundations", "tableau",
                              "cuts", "max_states", "guided", "components", "max_tableaux",
-                             "restart_unit", "seed", "beam", "beam_passes", NULL};
+                             "restart_unit", "seed", "beam", "beam_passes", "beam_growth",
+                             NULL};
     PyObject *rx, *waste, *found, *tab;
     int sl, cuts;
     Py_ssize_t max_states;
@@ -3299,14 +3300,14 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
     Py_ssize_t max_tableaux = 0;
     long long restart_unit = 0;
     unsigned long long seed = 1;
-    int beam = 0, beam_passes = 4;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppnLKii", kwlist, &RelaxedType, &rx,
+    int beam = 0, beam_passes = 4, beam_growth = 2;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O!iO!O!O!pn|ppnLKiii", kwlist, &RelaxedType, &rx,
                                      &sl, &PyTuple_Type, &waste, &PyTuple_Type, &found,
                                      &PyTuple_Type, &tab, &cuts, &max_states, &guided,
                                      &components, &max_tableaux, &restart_unit, &seed,
-                                     &beam, &beam_passes))
+                                     &beam, &beam_passes, &beam_growth))
         return -1;
-    if (beam < 0 || beam_passes < 1 || (beam && (components || guided))) {
+    if (beam < 0 || beam_passes < 1 || beam_growth < 1 || (beam && (components || guided))) {
         PyErr_SetString(PyExc_ValueError, "a beam is a width of at least 1, with its own moves");
         return -1;
     }
@@ -3382,6 +3383,7 @@ static int Exact_init(Exact *x, PyObject *args, PyObject *kw) {
         if (!(x->beam = calloc(1, sizeof(struct Beam)))) { PyErr_NoMemory(); return -1; }
         x->beam->width = beam;
         x->beam->passes = beam_passes;
+        x->beam->growth = beam_growth;
         x->beam->here = -1;
         x->beam->root = x->root;
     }
@@ -3420,6 +3422,10 @@ static PyObject *Exact_get_size(Exact *x, void *c) {
     (void)c;
     return PyLong_FromSize_t(x->beam ? x->beam->nrec : x->count);  /* (a beam's: its pass's) */
 }
+static PyObject *Exact_get_beam_width(Exact *x, void *c) {
+    (void)c;
+    return PyLong_FromLong(x->beam && x->beam->pass ? x->beam->width : 0);
+}
 static PyObject *Exact_get_flushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->flushes); }
 static PyObject *Exact_get_kept(Exact *x, void *c) { (void)c; return PyLong_FromSize_t(x->kept); }
 static PyObject *Exact_get_cflushes(Exact *x, void *c) { (void)c; return PyLong_FromLongLong(x->cflushes); }
@@ -3442,6 +3448,8 @@ static PyMethodDef Exact_methods[] = {
 static PyGetSetDef Exact_getset[] = {
     {"nodes", (getter)Exact_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Exact_get_size, NULL, "positions in the table (a beam search: kept by its pass)", NULL},
+    {"beam_width", (getter)Exact_get_beam_width, NULL,
+     "the width of the beam's pass begun last (0: none begun, or no beam)", NULL},
     {"flushes", (getter)Exact_get_flushes, NULL,
      "times the full table was emptied (down to the half nearest the opening)", NULL},
     {"kept", (getter)Exact_get_kept, NULL, "the positions that its last emptying kept", NULL},

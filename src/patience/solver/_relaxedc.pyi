@@ -31,6 +31,7 @@ class Exact:
     components_kept: int
     restarts: int
     finished: bool
+    beam_width: int
     components: tuple[int, int]
     def __init__(self, relaxed: Relaxed, *, stock_length: int, waste: tuple[int, ...],
                  foundations: tuple[tuple[int, int], ...],
@@ -38,7 +39,7 @@ class Exact:
                  max_states: int, guided: bool = False,
                  components: bool = False, max_tableaux: int = 0,
                  restart_unit: int = 0, seed: int = 1, beam: int = 0,
-                 beam_passes: int = 4) -> None: ...
+                 beam_passes: int = 4, beam_growth: int = 2) -> None: ...
     def search(self, max_nodes: int, seconds: float,
                cpu: bool = False) -> tuple[str, list[tuple[int, int]]]: ...
     def release(self) -> None: ...

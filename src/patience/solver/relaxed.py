@@ -559,12 +559,12 @@ class RelaxedSearch:
               cuts: bool = True, max_states: int | None = None,
               max_tableaux: int | None = None,
               restart_unit: int | None = None, beam: int = 0,
-              beam_passes: int = 1) -> CompiledExact | None:
+              beam_passes: int = 1, beam_growth: int = 2) -> CompiledExact | None:
         """The compiled exact search from the real position ``st`` (docs/solver.md,
         "Compiled exact search"), over tableau components with ``components``, or over
         the guided search's moves only with ``guided``, or a beam search for wins whose
         first pass has the width ``beam`` and which makes ``beam_passes`` passes, each
-        four times as wide as the last ("Beam"), cut by this relaxation's table
+        ``beam_growth`` times as wide as the last ("Beam"), cut by this relaxation's table
         (unless ``cuts`` is false; the tables' sizes may be given); None where it does not
         apply (no compiled module, packets, vacancies, building in colours, or another
         deal)."""
@@ -583,7 +583,7 @@ class RelaxedSearch:
             components=components, guided=guided,
             max_tableaux=MAX_EXACT_TABLEAUX if max_tableaux is None else max_tableaux,
             restart_unit=RESTART_UNIT if restart_unit is None else restart_unit, beam=beam,
-            beam_passes=beam_passes)
+            beam_passes=beam_passes, beam_growth=beam_growth)
 
     def exact_line(self, line: list[tuple[int, int]]) -> list[Move]:
         """The compiled exact search's winning line as moves: a source is -1 (the waste),

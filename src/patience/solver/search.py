@@ -250,12 +250,16 @@ class _BestFirst(_Search):
 
 
 #: the beam search's widths, one pass from the root each (docs/solver.md, "Beam"): the
-#: compiled search's passes begin at the first, each four times as wide as the last
+#: compiled search's passes begin at the first
 BEAM_WIDTHS = (100, 400, 1600)
 #: the beam's widths in the other games, searched in Python (the relatives, Quadrennial):
 #: a few positions a layer win most deals
 BEAM_WIDTHS_PLAIN = (4, 16, 64, 256)
-BEAM_PASSES = 6  # the compiled search's passes (the last 102,400 wide)
+#: the compiled search's passes (the last 102,400 wide), each so many times as wide as the
+#: last: in Four Seasons four, in Czarina (its phases ramped, below) two since solver 1.34
+#: (docs/solver.md, "Passes twice as wide")
+BEAM_PASSES, BEAM_GROWTH = 6, 4
+BEAM_PASSES_RAMPED, BEAM_GROWTH_RAMPED = 11, 2
 BEAM_END = 0.3  # the end of its first phase (a share of the budget; Czarina: BEAM_END_RAMPED)
 BEAM_TURNS = 2  # its turns a round
 #: positions of one layer searched by tableau moves, per place in the beam: in the Four
@@ -961,9 +965,14 @@ class _CompiledRun(_Search):
         self.state = state
         self.beam = beam
         self.by_components = not guided and not beam
-        self.c: relaxed.CompiledExact | None = \
-            rx.exact(state, beam=BEAM_WIDTHS[0], beam_passes=BEAM_PASSES) if beam else \
-            rx.exact(state, components=not guided, guided=guided)
+        self.c: relaxed.CompiledExact | None
+        if beam:
+            ramped = solver.ramped
+            self.c = rx.exact(state, beam=BEAM_WIDTHS[0],
+                              beam_passes=BEAM_PASSES_RAMPED if ramped else BEAM_PASSES,
+                              beam_growth=BEAM_GROWTH_RAMPED if ramped else BEAM_GROWTH)
+        else:
+            self.c = rx.exact(state, components=not guided, guided=guided)
         self.size = 0
 
     @property
@@ -1003,9 +1012,9 @@ class _CompiledRun(_Search):
 class _CompiledBeamRun(_CompiledRun):
     """The beam search compiled (``_relaxedc.Exact`` with ``beam``, docs/solver.md,
     "Beam"; :class:`_BeamRun` is the same search in Python): the passes from the root,
-    each four times as wide as the last, cut by the dead-end tests and the relaxation's
-    table.  A win is a real line; once its passes have died out it runs dry (``lost``),
-    which proves nothing."""
+    each four times as wide as the last (in Czarina twice), cut by the dead-end tests and
+    the relaxation's table.  A win is a real line; once its passes have died out it runs
+    dry (``lost``), which proves nothing."""
 
     def __init__(self, solver: Solver, state: State, prune: Prune | None,
                  rx: relaxed.RelaxedSearch) -> None:
@@ -1043,6 +1052,9 @@ class Solver:
         # and all but one loss came from the compiled searches, that loss from the
         # relaxation's first search, which runs without it)
         self.plans = rules.spec.space is not Space.AUTO
+        #: Czarina's first phases are those of a solve of RAMP_SECONDS whatever the budget,
+        #: and its beam's passes grow by BEAM_GROWTH_RAMPED
+        self.ramped = self.relaxable and not self.plans
         self.multiset = multiset.applies(rules)
         # the beam search in Python (docs/solver.md, "Beam"), for wins, in the games
         # without the compiled one: its layers hold there too (a play back from a
@@ -1285,7 +1297,7 @@ class Solver:
         # Czarina's first phases (no plan search) are those of a solve of RAMP_SECONDS,
         # whatever the budget, and the rest of it goes to the turns: the first two seconds
         # of a longer solve are a two-second solve (docs/solver.md, "Schedule")
-        ramped = self.relaxable and not self.plans
+        ramped = self.ramped
 
         def phase(frac: float) -> float | None:
             if not ramped or deadline is None:
