@@ -43,7 +43,7 @@ chromium:
 test: $(STAMP) chromium
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist worksteal --durations=20
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
